@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs foreshock's build and test dependencies from Debian 12 packages.
+# Idempotent: packages already present are left alone and apt is not touched at all.
+# Usage: scripts/setup-deps.sh [--with-test-tools]
+set -euo pipefail
+
+build_packages=(
+  build-essential cmake pkg-config
+  libre2-dev libboost-program-options-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
+  libyaml-cpp-dev zlib1g-dev
+)
+test_packages=(
+  libgtest-dev libgmock-dev python3
+)
+
+wanted=("${build_packages[@]}")
+if [[ "${1:-}" == "--with-test-tools" ]]; then
+  wanted+=("${test_packages[@]}")
+fi
+
+missing=()
+for pkg in "${wanted[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$pkg")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+echo "setup-deps: installing ${missing[*]}" >&2
+sudo_cmd=()
+if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2

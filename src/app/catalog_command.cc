@@ -1,0 +1,144 @@
+// `foreshock catalog list|lint|test|explain`: the tooling SREs use to read, check and
+// extend the precursor catalog.
+
+#include <iostream>
+
+#include "app/catalog_examples.h"
+#include "app/common_options.h"
+#include "app/main.h"
+#include "app/verb.h"
+
+namespace foreshock::app {
+namespace {
+
+namespace po = boost::program_options;
+
+constexpr std::string_view kUsage =
+    "foreshock catalog list | lint [PATH...] | test [PATH...] | explain ID  [OPTIONS]";
+
+std::string_view MarkerName(Marker marker) {
+  switch (marker) {
+    case Marker::kOutage: return "outage";
+    case Marker::kRecovery: return "recovery";
+    case Marker::kNone: break;
+  }
+  return "";
+}
+
+std::string FileOf(const SourceLocation& where) { return where.file + ":" + std::to_string(where.line); }
+
+void PrintDiagnostics(const LoadReport& report) {
+  for (const Diagnostic& diagnostic : report.diagnostics()) std::cerr << diagnostic.ToString() << "\n";
+}
+
+int List(const Catalog& catalog) {
+  std::printf("%-44s %-10s %-9s %-8s %s\n", "PATTERN", "CATEGORY", "SEVERITY", "MARKER", "SOURCE");
+  for (const Pattern& p : catalog.patterns()) {
+    std::string source = FileOf(p.where);
+    if (!p.overrides.empty()) source += " (overrides " + p.overrides + ")";
+    std::printf("%-44s %-10s %-9s %-8s %s\n", p.id.c_str(), p.category.c_str(),
+                std::string(SeverityName(p.severity)).c_str(), std::string(MarkerName(p.marker)).c_str(),
+                source.c_str());
+  }
+  std::printf("\n%-44s %-10s %-9s %-8s %s\n", "RULE", "CATEGORY", "KIND", "STEPS", "SOURCE");
+  for (const Rule& r : catalog.rules()) {
+    static constexpr const char* kKinds[] = {"single", "threshold", "sequence"};
+    std::string source = FileOf(r.where);
+    if (!r.overrides.empty()) source += " (overrides " + r.overrides + ")";
+    std::printf("%-44s %-10s %-9s %-8zu %s\n", r.id.c_str(), r.category.c_str(),
+                kKinds[static_cast<int>(r.kind)], r.steps.size(), source.c_str());
+  }
+  return kExitOk;
+}
+
+int Explain(const Catalog& catalog, const std::string& id) {
+  if (const int p = catalog.FindPattern(id); p >= 0) {
+    const Pattern& pattern = catalog.patterns()[static_cast<size_t>(p)];
+    std::cout << pattern.id << ": " << pattern.title << "\n"
+              << "  category " << pattern.category << ", severity " << SeverityName(pattern.severity)
+              << (pattern.marker == Marker::kNone ? "" : ", " + std::string(MarkerName(pattern.marker)) + " marker")
+              << "\n  defined at " << FileOf(pattern.where) << "\n";
+    if (!pattern.versions.empty()) {
+      std::cout << "  versions:";
+      for (const std::string& v : pattern.versions) std::cout << " " << v;
+      std::cout << "\n";
+    }
+    std::cout << "\nPredicts:\n  " << pattern.predicts << "\n\nRunbook:\n" << pattern.runbook
+              << "\nRegex:\n  " << pattern.regex << "\n";
+    if (!pattern.examples.empty()) std::cout << "\nExample:\n  " << pattern.examples[0].line << "\n";
+    return kExitOk;
+  }
+  if (const int r = catalog.FindRule(id); r >= 0) {
+    const Rule& rule = catalog.rules()[static_cast<size_t>(r)];
+    std::cout << rule.id << ": " << rule.name << "\n  category " << rule.category
+              << ", grouped by";
+    for (const std::string& field : rule.group_by) std::cout << " " << field;
+    std::cout << ", window " << FormatDuration(rule.window) << ", defined at " << FileOf(rule.where)
+              << "\n\nStages:\n";
+    for (size_t i = 0; i < rule.steps.size(); ++i) {
+      std::cout << "  " << i + 1 << ". [" << SeverityName(rule.steps[i].severity) << "] on";
+      for (const std::string& p : rule.steps[i].patterns) std::cout << " " << p;
+      std::cout << "\n     " << rule.steps[i].message << "\n";
+    }
+    std::cout << "\nRunbook:\n" << rule.runbook << "\n";
+    return kExitOk;
+  }
+  return UsageError("no pattern or rule with id '" + id + "' (see 'foreshock catalog list')");
+}
+
+int Test(const Catalog& catalog) {
+  auto matcher = Matcher::Create(catalog, MatcherOptions{});
+  if (!matcher.ok()) return UsageError(matcher.status().message());
+  const ExampleReport report = RunCatalogExamples(catalog, **matcher);
+  for (const ExampleFailure& failure : report.failures) {
+    std::cout << FileOf(failure.where) << ": FAIL " << failure.pattern_id << ": " << failure.reason
+              << "\n    " << failure.line << "\n";
+  }
+  const size_t failed = report.failures.size();
+  std::cout << catalog.patterns().size() << " patterns, " << catalog.rules().size() << " rules: "
+            << (report.examples - static_cast<int>(failed)) << " passed, " << failed << " failed\n";
+  return failed == 0 ? kExitOk : kExitAlert;
+}
+
+}  // namespace
+
+int RunCatalog(const Args& args) {
+  CommonOptions common;
+  po::options_description options("Options");
+  AddCatalogOptions(&options, &common);
+  po::variables_map values;
+  if (auto stop = ParseArgs(args, kUsage, options, "action", &values)) return *stop;
+  std::vector<std::string> action;
+  if (values.count("action") > 0) action = values["action"].as<std::vector<std::string>>();
+  if (action.empty()) return UsageError(std::string("usage: ") + std::string(kUsage));
+  const std::string verb = action[0];
+  const std::vector<std::string> rest(action.begin() + 1, action.end());
+  if (verb != "list" && verb != "lint" && verb != "test" && verb != "explain") {
+    return UsageError("unknown catalog action '" + verb + "' (list, lint, test, explain)");
+  }
+  // lint and test take the catalog paths to check as arguments; alone, they check the
+  // built-in catalog plus any --catalog.
+  if ((verb == "lint" || verb == "test") && !rest.empty()) {
+    common.catalogs.insert(common.catalogs.end(), rest.begin(), rest.end());
+    common.no_builtin_catalog = true;
+  }
+  if (verb == "explain" && rest.size() != 1) return UsageError("usage: foreshock catalog explain ID");
+
+  LoadReport report;
+  auto catalog = LoadConfiguredCatalog(common, &report);
+  PrintDiagnostics(report);
+  if (catalog == nullptr) {
+    std::cerr << "foreshock: " << report.error_count() << " error(s) in the catalog\n";
+    return kExitError;
+  }
+  if (verb == "lint") {
+    std::cout << catalog->patterns().size() << " patterns, " << catalog->rules().size()
+              << " rules: no errors\n";
+    return kExitOk;
+  }
+  if (verb == "list") return List(*catalog);
+  if (verb == "test") return Test(*catalog);
+  return Explain(*catalog, rest[0]);
+}
+
+}  // namespace foreshock::app

@@ -1,0 +1,67 @@
+#include "app/catalog_examples.h"
+
+#include "decode/decoder_registry.h"
+
+namespace foreshock::app {
+namespace {
+
+LogRecord ExampleRecord(const std::string& line, DecoderSet* decoders) {
+  LogRecord record;
+  std::string why;
+  std::string_view format;
+  if (decoders->Decode(line, DecodeOptions{}, &record, &why, &format) != Decoder::Outcome::kDecoded) {
+    record.Clear();
+    record.text = line;
+    record.message_length = line.size();
+  }
+  return record;
+}
+
+const PatternHit* FindHit(const std::vector<PatternHit>& hits, int pattern) {
+  for (const PatternHit& hit : hits) {
+    if (hit.pattern == pattern) return &hit;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+ExampleReport RunCatalogExamples(const Catalog& catalog, const Matcher& matcher) {
+  ExampleReport report;
+  auto decoders = DecoderSet::Create("auto");
+  std::vector<PatternHit> hits;
+  for (size_t p = 0; p < catalog.patterns().size(); ++p) {
+    const Pattern& pattern = catalog.patterns()[p];
+    const int index = static_cast<int>(p);
+    for (const PatternExample& example : pattern.examples) {
+      ++report.examples;
+      hits.clear();
+      matcher.Match(ExampleRecord(example.line, decoders->get()), &hits);
+      const PatternHit* hit = FindHit(hits, index);
+      if (hit == nullptr) {
+        report.failures.push_back({pattern.id, pattern.where, example.line, "did not match"});
+        continue;
+      }
+      for (const auto& [name, expected] : example.captures) {
+        const Capture* capture = hit->Find(name);
+        const std::string got = capture == nullptr ? "<none>" : capture->text;
+        if (got != expected) {
+          report.failures.push_back({pattern.id, pattern.where, example.line,
+                                     "capture '" + name + "' is '" + got + "', expected '" +
+                                         expected + "'"});
+        }
+      }
+    }
+    for (const std::string& line : pattern.no_match) {
+      ++report.examples;
+      hits.clear();
+      matcher.Match(ExampleRecord(line, decoders->get()), &hits);
+      if (FindHit(hits, index) != nullptr) {
+        report.failures.push_back({pattern.id, pattern.where, line, "matched a no_match line"});
+      }
+    }
+  }
+  return report;
+}
+
+}  // namespace foreshock::app

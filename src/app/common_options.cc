@@ -1,0 +1,107 @@
+#include "app/common_options.h"
+
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "base/timestamp_parser.h"
+#include "catalog/catalog_loader.h"
+
+namespace foreshock::app {
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+void AddCatalogOptions(po::options_description* description, CommonOptions* options) {
+  description->add_options()
+      ("catalog", po::value(&options->catalogs)->composing(),
+       "extra catalog file or folder (repeatable); an id already defined replaces that entry")
+      ("no-builtin-catalog", po::bool_switch(&options->no_builtin_catalog),
+       "use only the --catalog paths");
+}
+
+void AddInputOptions(po::options_description* description, CommonOptions* options) {
+  description->add_options()
+      ("format", po::value(&options->format)->default_value("auto"),
+       "input format: auto, ecs, es-json, es-plain")
+      ("timezone", po::value(&options->timezone)->default_value("UTC"),
+       "zone of timestamps that carry none, as a UTC offset (+01:00)")
+      ("node", po::value(&options->node),
+       "node name for records that carry none (default: the input's file name)")
+      ("max-line-bytes", po::value(&options->max_line_bytes)->default_value(1 << 20),
+       "longer lines are cut to this size and counted");
+}
+
+void AddLoggingOption(po::options_description* description, CommonOptions* options) {
+  description->add_options()
+      ("log-level", po::value(&options->log_level)->default_value("info"),
+       "foreshock's own log on stderr: trace, debug, info, warn, error, off");
+}
+
+Status SetUpLogging(const std::string& level) {
+  const spdlog::level::level_enum parsed = spdlog::level::from_str(level);
+  if (parsed == spdlog::level::off && level != "off") {
+    return Status::InvalidArgument("unknown --log-level '" + level + "'");
+  }
+  auto logger = spdlog::stderr_color_st("foreshock");
+  logger->set_pattern("foreshock: %^%l%$: %v");
+  logger->set_level(parsed);
+  spdlog::set_default_logger(logger);
+  return Status();
+}
+
+std::optional<std::string> FindBuiltinCatalog() {
+  if (const char* dir = std::getenv("FORESHOCK_PATTERNS_DIR"); dir != nullptr && *dir != '\0') {
+    return std::string(dir);
+  }
+  std::error_code error;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", error);
+  if (error) return std::nullopt;
+  for (const fs::path& candidate :
+       {exe.parent_path() / "patterns", exe.parent_path().parent_path() / "share" / "foreshock" / "patterns"}) {
+    if (fs::is_directory(candidate, error)) return fs::canonical(candidate, error).string();
+  }
+  return std::nullopt;
+}
+
+std::unique_ptr<const Catalog> LoadConfiguredCatalog(const CommonOptions& options,
+                                                     LoadReport* report) {
+  std::vector<CatalogSource> sources;
+  if (!options.no_builtin_catalog) {
+    auto builtin = FindBuiltinCatalog();
+    if (!builtin) {
+      report->Error({"<built-in catalog>", 0, 0},
+                    "not found next to the binary or under share/foreshock/patterns; "
+                    "set FORESHOCK_PATTERNS_DIR or pass --no-builtin-catalog");
+      return nullptr;
+    }
+    sources.push_back({*builtin, CatalogSource::Layer::kBuiltin});
+  }
+  for (const std::string& path : options.catalogs) {
+    sources.push_back({path, CatalogSource::Layer::kUser});
+  }
+  return LoadCatalog(sources, report);
+}
+
+Result<RecordReaderOptions> ReaderOptions(const CommonOptions& options) {
+  RecordReaderOptions reader;
+  reader.format = options.format;
+  auto offset = ParseUtcOffset(options.timezone);
+  if (!offset) {
+    return Status::InvalidArgument("--timezone '" + options.timezone +
+                                   "' is not a UTC offset such as UTC, +01:00 or -0530");
+  }
+  reader.decode.zone_less_offset = *offset;
+  if (options.max_line_bytes < 64) {
+    return Status::InvalidArgument("--max-line-bytes must be at least 64");
+  }
+  reader.max_line_bytes = options.max_line_bytes;
+  reader.record_limits.max_record_bytes = std::max<size_t>(options.max_line_bytes, 1 << 20);
+  reader.default_node = options.node;
+  return reader;
+}
+
+}  // namespace foreshock::app

@@ -1,0 +1,53 @@
+#pragma once
+
+// Options every pipeline verb shares (--catalog, --format, --timezone, ...), how they are
+// declared to Boost.Program_options, and what they resolve to: the loaded catalog, the
+// decoder settings and the logging setup.
+
+#include <boost/program_options.hpp>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/record_reader.h"
+#include "base/result.h"
+#include "catalog/catalog.h"
+#include "catalog/load_report.h"
+
+namespace foreshock::app {
+
+struct CommonOptions {
+  std::vector<std::string> catalogs;
+  bool no_builtin_catalog = false;
+  std::string format = "auto";
+  std::string timezone = "UTC";
+  std::string log_level = "info";
+  std::string node;
+  size_t max_line_bytes = 1 << 20;
+};
+
+// Declares the options above, writing into *options when parsed.
+void AddCatalogOptions(boost::program_options::options_description* description,
+                       CommonOptions* options);
+void AddInputOptions(boost::program_options::options_description* description,
+                     CommonOptions* options);
+void AddLoggingOption(boost::program_options::options_description* description,
+                      CommonOptions* options);
+
+// Sends foreshock's own log to stderr at `level` (trace, debug, info, warn, error, off).
+Status SetUpLogging(const std::string& level);
+
+// The shipped catalog folder: $FORESHOCK_PATTERNS_DIR, else `patterns` next to the binary
+// (build tree), else `../share/foreshock/patterns` relative to it (installed).
+std::optional<std::string> FindBuiltinCatalog();
+
+// Loads the built-in catalog (unless disabled) plus every --catalog path. Diagnostics go to
+// *report; null when it has errors.
+std::unique_ptr<const Catalog> LoadConfiguredCatalog(const CommonOptions& options,
+                                                     LoadReport* report);
+
+// Resolves --format, --timezone, --max-line-bytes and --node into reader options.
+Result<RecordReaderOptions> ReaderOptions(const CommonOptions& options);
+
+}  // namespace foreshock::app

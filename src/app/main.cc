@@ -1,0 +1,67 @@
+#include "app/main.h"
+
+#include <signal.h>
+
+#include <exception>
+#include <iostream>
+
+#include "app/verb.h"
+
+#ifndef FORESHOCK_VERSION
+#define FORESHOCK_VERSION "unknown"
+#endif
+
+namespace foreshock::app {
+namespace {
+
+void PrintHelp() {
+  std::cout << "foreshock " FORESHOCK_VERSION
+               " - finds the log lines that come before Elasticsearch outages\n\n"
+               "Usage: foreshock VERB [OPTIONS] [ARGS]\n\nVerbs:\n";
+  for (const Verb& verb : Verbs()) {
+    std::cout << "  " << verb.name << std::string(10 - verb.name.size(), ' ') << verb.summary
+              << "\n";
+  }
+  std::cout << "\nRun 'foreshock VERB --help' for a verb's options.\n"
+               "Exit codes: 0 ok, 1 an alert fired (only with --fail-on-alert), 2 error.\n";
+}
+
+}  // namespace
+
+const std::vector<Verb>& Verbs() {
+  static const std::vector<Verb> verbs = {
+      {"scan", "read log files or stdin to the end and print alerts as JSON lines", RunScan},
+      {"catalog", "list, explain, lint and test the precursor catalog", RunCatalog},
+  };
+  return verbs;
+}
+
+int Main(int argc, char** argv) {
+  // A closed stdout must end the run quietly, not kill it: writes then fail with EPIPE.
+  ::signal(SIGPIPE, SIG_IGN);
+  try {
+    const Args all(argv + 1, argv + argc);
+    if (all.empty()) {
+      PrintHelp();
+      return kExitError;
+    }
+    const std::string& first = all.front();
+    if (first == "--help" || first == "-h" || first == "help") {
+      PrintHelp();
+      return kExitOk;
+    }
+    if (first == "--version" || first == "-V") {
+      std::cout << "foreshock " FORESHOCK_VERSION "\n";
+      return kExitOk;
+    }
+    for (const Verb& verb : Verbs()) {
+      if (verb.name == first) return verb.run(Args(all.begin() + 1, all.end()));
+    }
+    return UsageError("unknown verb '" + first + "' (try 'foreshock --help')");
+  } catch (const std::exception& e) {
+    std::cerr << "foreshock: internal error: " << e.what() << "\n";
+    return kExitError;
+  }
+}
+
+}  // namespace foreshock::app

@@ -1,0 +1,113 @@
+// `foreshock scan [FILE|-]...`: reads files (or stdin) to the end, merging several inputs
+// by event time, and prints alerts as JSON lines on stdout as they happen.
+
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "app/common_options.h"
+#include "app/main.h"
+#include "app/pipeline.h"
+#include "app/verb.h"
+#include "input/fd_source.h"
+#include "sink/json_lines_sink.h"
+
+namespace foreshock::app {
+namespace {
+
+namespace po = boost::program_options;
+
+// The node name for records that carry none: --node, else the file's name without its
+// extensions ("es-node-1.json" -> "es-node-1").
+std::string DefaultNode(const CommonOptions& options, const std::string& path) {
+  if (!options.node.empty()) return options.node;
+  if (path == "-") return "";
+  std::string stem = std::filesystem::path(path).filename().string();
+  return stem.substr(0, stem.find('.'));
+}
+
+void LogSummary(const std::vector<std::unique_ptr<RecordReader>>& readers, const Pipeline& pipeline) {
+  InputStats total;
+  for (const auto& reader : readers) {
+    const InputStats& stats = reader->stats();
+    total.lines += stats.lines;
+    total.records += stats.records;
+    total.malformed += stats.malformed;
+    total.unrecognized += stats.unrecognized;
+    total.truncated += stats.truncated;
+    total.no_time += stats.no_time;
+  }
+  const PipelineSummary& summary = pipeline.summary();
+  spdlog::info("{} lines, {} records, {} pattern hits, {} alerts; passed over: {} malformed, {} "
+               "unrecognized; {} truncated, {} without a timestamp",
+               total.lines, total.records, summary.hits, summary.alerts, total.malformed,
+               total.unrecognized, total.truncated, total.no_time);
+  const CorrelatorStats& correlator = pipeline.correlator_stats();
+  if (correlator.evicted > 0) {
+    spdlog::warn("{} correlation groups were evicted to stay within the state bound",
+                 correlator.evicted);
+  }
+}
+
+}  // namespace
+
+int RunScan(const Args& args) {
+  CommonOptions common;
+  bool fail_on_alert = false;
+  po::options_description options("Options");
+  AddCatalogOptions(&options, &common);
+  AddInputOptions(&options, &common);
+  AddLoggingOption(&options, &common);
+  options.add_options()("fail-on-alert", po::bool_switch(&fail_on_alert),
+                        "exit 1 when an alert at warning or above fired");
+  po::variables_map values;
+  if (auto stop = ParseArgs(args, "foreshock scan [OPTIONS] [FILE|-]...", options, "input", &values)) {
+    return *stop;
+  }
+  if (Status status = SetUpLogging(common.log_level); !status.ok()) return UsageError(status.message());
+  std::vector<std::string> inputs;
+  if (values.count("input") > 0) inputs = values["input"].as<std::vector<std::string>>();
+  if (inputs.empty()) inputs.push_back("-");
+
+  LoadReport report;
+  auto catalog = LoadConfiguredCatalog(common, &report);
+  for (const Diagnostic& diagnostic : report.diagnostics()) {
+    if (diagnostic.kind == Diagnostic::Kind::kError) {
+      spdlog::error("{}", diagnostic.ToString());
+    } else {
+      spdlog::info("{}", diagnostic.ToString());
+    }
+  }
+  if (catalog == nullptr) return UsageError("the catalog has errors; run 'foreshock catalog lint'");
+  auto matcher = Matcher::Create(*catalog, MatcherOptions{});
+  if (!matcher.ok()) return UsageError(matcher.status().message());
+
+  auto reader_options = ReaderOptions(common);
+  if (!reader_options.ok()) return UsageError(reader_options.status().message());
+  std::vector<std::unique_ptr<RecordReader>> readers;
+  for (const std::string& path : inputs) {
+    auto source = FdSource::Open(path);
+    if (!source.ok()) return UsageError(source.status().message());
+    RecordReaderOptions per_input = *reader_options;
+    per_input.default_node = DefaultNode(common, path);
+    auto reader = RecordReader::Create(std::move(source).value(), per_input);
+    if (!reader.ok()) return UsageError(reader.status().message());
+    readers.push_back(std::move(reader).value());
+  }
+
+  std::vector<std::unique_ptr<Sink>> sinks;
+  sinks.push_back(std::make_unique<JsonLinesSink>(STDOUT_FILENO));
+  Pipeline pipeline(*catalog, **matcher, CorrelatorOptions{}, std::move(sinks));
+  Status status = pipeline.Run(readers);
+  if (!status.ok()) {
+    spdlog::error("{}", status.message());
+    return kExitError;
+  }
+  LogSummary(readers, pipeline);
+  const PipelineSummary& summary = pipeline.summary();
+  if (fail_on_alert && summary.any_alert && summary.highest >= Severity::kWarning) return kExitAlert;
+  return kExitOk;
+}
+
+}  // namespace foreshock::app

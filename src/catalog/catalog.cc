@@ -1,0 +1,30 @@
+#include "catalog/catalog.h"
+
+namespace foreshock {
+
+std::string_view SeverityName(Severity severity) {
+  switch (severity) {
+    case Severity::kInfo: return "info";
+    case Severity::kWarning: return "warning";
+    case Severity::kCritical: return "critical";
+  }
+  return "unknown";
+}
+
+Catalog::Catalog(std::vector<Pattern> patterns, std::vector<Rule> rules)
+    : patterns_(std::move(patterns)), rules_(std::move(rules)) {
+  for (size_t i = 0; i < patterns_.size(); ++i) pattern_index_[patterns_[i].id] = static_cast<int>(i);
+  for (size_t i = 0; i < rules_.size(); ++i) rule_index_[rules_[i].id] = static_cast<int>(i);
+}
+
+int Catalog::FindPattern(std::string_view id) const {
+  auto it = pattern_index_.find(std::string(id));
+  return it == pattern_index_.end() ? -1 : it->second;
+}
+
+int Catalog::FindRule(std::string_view id) const {
+  auto it = rule_index_.find(std::string(id));
+  return it == rule_index_.end() ? -1 : it->second;
+}
+
+}  // namespace foreshock

@@ -1,0 +1,105 @@
+#pragma once
+
+// The catalog is foreshock's knowledge: precursor patterns (what a log line that predicts
+// an outage looks like) and rules (how hits become alerts: a single hit, a count within a
+// window, or an escalating sequence). It is loaded from patterns/*.yaml by
+// catalog_loader.h and immutable afterwards, so the matcher and correlator can share it
+// without locks (std::shared_ptr<const Catalog> for reloads).
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "base/time.h"
+#include "decode/log_record.h"
+
+namespace foreshock {
+
+// Alert severities, numbered as the alert schema's event.severity.
+enum class Severity : int { kInfo = 1, kWarning = 2, kCritical = 3 };
+std::string_view SeverityName(Severity severity);  // "info", "warning", "critical"
+
+// How a named capture is typed in alerts: "16.2gb" as bytes becomes 17394617548.
+enum class FieldType { kString, kInteger, kNumber, kBytes, kPercent, kDuration };
+
+// Outage markers are the user-visible failure itself (alerts they trigger carry the lead
+// time); recovery markers say a condition has cleared.
+enum class Marker { kNone, kOutage, kRecovery };
+
+struct SourceLocation {
+  std::string file;
+  int line = 0;  // 1-based; 0 when unknown
+  int column = 0;
+};
+
+struct PatternExample {
+  std::string line;
+  std::map<std::string, std::string> captures;  // expected raw capture text
+};
+
+struct Pattern {
+  std::string id;  // stable, dotted: "es.search.scroll_context_limit"
+  std::string title;
+  std::string category;  // search, memory, disk, cluster, indexing, node, ...
+  Severity severity = Severity::kWarning;
+  std::string regex;  // RE2 syntax, searched in LogRecord::text
+  std::map<std::string, FieldType> fields;
+  // Filters applied after a regex hit; empty means "any".
+  std::string logger_regex;
+  Level min_level = Level::kUnknown;
+  std::vector<std::string> datasets;
+  Marker marker = Marker::kNone;
+  std::string predicts;
+  std::string runbook;
+  std::vector<std::string> versions;
+  std::vector<PatternExample> examples;
+  std::vector<std::string> no_match;
+  SourceLocation where;
+  std::string overrides;  // where the built-in entry this one replaces was defined
+};
+
+struct RuleStep {
+  std::vector<std::string> patterns;  // any of these advances the rule to this step
+  Severity severity = Severity::kWarning;
+  std::string message;  // "{node}", "{cluster}" and "{capture}" are filled in
+};
+
+struct Rule {
+  enum class Kind { kSingle, kThreshold, kSequence };
+  std::string id;
+  std::string name;
+  std::string category;
+  Kind kind = Kind::kSingle;
+  std::vector<RuleStep> steps;  // exactly one unless kind is kSequence
+  int count = 1;                // kThreshold: hits needed within `window`
+  Duration window{0};           // kThreshold and kSequence
+  std::vector<std::string> group_by;  // "node", "cluster" or a capture name
+  Duration realert{0};                // repeat a still-firing alert after this long
+  Duration resolve_after{0};          // resolved after this long without a hit
+  std::vector<std::string> inhibited_by;  // rules whose open alert for the group silences this
+  std::string runbook;
+  SourceLocation where;
+  std::string overrides;
+};
+
+class Catalog {
+ public:
+  Catalog(std::vector<Pattern> patterns, std::vector<Rule> rules);
+
+  const std::vector<Pattern>& patterns() const { return patterns_; }
+  const std::vector<Rule>& rules() const { return rules_; }
+
+  // Index into patterns()/rules(), or -1.
+  int FindPattern(std::string_view id) const;
+  int FindRule(std::string_view id) const;
+
+ private:
+  std::vector<Pattern> patterns_;
+  std::vector<Rule> rules_;
+  std::unordered_map<std::string, int> pattern_index_;
+  std::unordered_map<std::string, int> rule_index_;
+};
+
+}  // namespace foreshock

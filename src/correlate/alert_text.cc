@@ -1,0 +1,122 @@
+#include "correlate/alert_text.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+
+namespace foreshock {
+namespace {
+
+constexpr size_t kMaxEvidenceMessage = 2000;
+
+// The line of `text` that contains offset `at`.
+std::string_view LineAt(std::string_view text, size_t at) {
+  const size_t begin = text.rfind('\n', at);
+  const size_t start = begin == std::string_view::npos ? 0 : begin + 1;
+  const size_t end = text.find('\n', at);
+  std::string_view line = text.substr(start, end == std::string_view::npos ? end : end - start);
+  while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+  return line;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> GroupOf(const Rule& rule, const LogRecord& record,
+                                                         const PatternHit& hit) {
+  std::vector<std::pair<std::string, std::string>> group;
+  for (const std::string& field : rule.group_by) {
+    std::string value;
+    if (field == "node") {
+      value = record.node;
+    } else if (field == "cluster") {
+      value = record.cluster;
+    } else if (const Capture* capture = hit.Find(field)) {
+      value = capture->text;
+    }
+    group.emplace_back(field, std::move(value));
+  }
+  return group;
+}
+
+std::string GroupKey(const std::vector<std::pair<std::string, std::string>>& group) {
+  std::string key;
+  for (const auto& [field, value] : group) {
+    if (!key.empty()) key += ',';
+    key += field + '=' + value;
+  }
+  return key;
+}
+
+std::string Fingerprint(const std::string& rule_id, const std::string& group_key) {
+  uint64_t hash = 14695981039346656037ULL;
+  auto mix = [&hash](std::string_view bytes) {
+    for (unsigned char c : bytes) {
+      hash ^= c;
+      hash *= 1099511628211ULL;
+    }
+  };
+  mix(rule_id);
+  mix("\x1f");
+  mix(group_key);
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016" PRIx64, hash);
+  return buf;
+}
+
+void AddEvidence(const LogRecord& record, const PatternHit& hit, const std::string& pattern_id,
+                 bool pinned, size_t max_evidence, std::vector<Evidence>* evidence) {
+  Evidence entry;
+  entry.time = record.time;
+  entry.pattern = pattern_id;
+  entry.source = std::string(record.source) + ":" + std::to_string(record.line_number);
+  entry.message = std::string(record.message());
+  if (hit.match_begin >= record.message_length) {
+    const std::string_view line = LineAt(record.text, hit.match_begin);
+    entry.message += entry.message.empty() ? "" : " | ";
+    entry.message += line;
+  }
+  if (entry.message.size() > kMaxEvidenceMessage) {
+    entry.message.resize(kMaxEvidenceMessage);
+    entry.message += "…";
+  }
+  entry.pinned = pinned;
+  if (evidence->size() >= max_evidence) {
+    auto unpinned = std::find_if(evidence->begin(), evidence->end(),
+                                 [](const Evidence& e) { return !e.pinned; });
+    if (unpinned == evidence->end()) {
+      if (!pinned) return;
+      unpinned = evidence->begin() + 1;  // keep the first line that fired the alert
+    }
+    evidence->erase(unpinned);
+  }
+  evidence->push_back(std::move(entry));
+}
+
+std::string RenderMessage(const std::string& pattern, const std::string& node,
+                          const std::string& cluster, const std::map<std::string, Capture>& fields) {
+  std::string out;
+  size_t pos = 0;
+  while (pos < pattern.size()) {
+    const size_t open = pattern.find('{', pos);
+    const size_t close = open == std::string::npos ? open : pattern.find('}', open);
+    if (close == std::string::npos) {
+      out.append(pattern, pos);
+      break;
+    }
+    out.append(pattern, pos, open - pos);
+    const std::string name = pattern.substr(open + 1, close - open - 1);
+    if (name == "node" && !node.empty()) {
+      out += node;
+    } else if (name == "cluster" && !cluster.empty()) {
+      out += cluster;
+    } else if (auto it = fields.find(name); it != fields.end()) {
+      out += it->second.text;
+    } else {
+      out.append(pattern, open, close - open + 1);
+    }
+    pos = close + 1;
+  }
+  return out;
+}
+
+}  // namespace foreshock

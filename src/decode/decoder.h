@@ -1,0 +1,41 @@
+#pragma once
+
+// A Decoder turns the text of one raw record into a LogRecord for one wire format.
+// Decoders are stateless: Decode() is const, never throws and may be shared. To support a
+// new format, implement this interface and add a row to decoder_registry.cc.
+
+#include <string>
+#include <string_view>
+
+#include "base/time.h"
+#include "decode/log_record.h"
+
+namespace foreshock {
+
+struct DecodeOptions {
+  Duration zone_less_offset{0};  // --timezone, for stamps that carry no zone
+};
+
+class Decoder {
+ public:
+  enum class Outcome {
+    kDecoded,    // *record is filled in (fields the format lacks stay empty)
+    kNotMine,    // the text is not in this format
+    kMalformed,  // it is in this format but broken; *why says how
+  };
+
+  virtual ~Decoder() = default;
+  Decoder(const Decoder&) = delete;
+  Decoder& operator=(const Decoder&) = delete;
+
+  virtual std::string_view name() const = 0;
+
+  // REQUIRES: *record was Clear()ed by the caller.
+  virtual Outcome Decode(std::string_view text, const DecodeOptions& options, LogRecord* record,
+                         std::string* why) const = 0;
+
+ protected:
+  Decoder() = default;
+};
+
+}  // namespace foreshock

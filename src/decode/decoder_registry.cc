@@ -1,0 +1,79 @@
+#include "decode/decoder_registry.h"
+
+#include <functional>
+
+#include "decode/es_json_decoder.h"
+#include "decode/es_plain_decoder.h"
+
+namespace foreshock {
+namespace {
+
+struct FormatRow {
+  FormatInfo info;
+  std::function<std::unique_ptr<Decoder>()> make;
+};
+
+const std::vector<FormatRow>& FormatTable() {
+  static const std::vector<FormatRow> table = {
+      {{"ecs", "Elasticsearch 8 ECS JSON (@timestamp, log.level, elasticsearch.node.name)"},
+       [] { return std::make_unique<EsJsonDecoder>(EsJsonDecoder::Dialect::kEcs); }},
+      {{"es-json", "Elasticsearch 7 JSON (timestamp, level, component, node.name, stacktrace)"},
+       [] { return std::make_unique<EsJsonDecoder>(EsJsonDecoder::Dialect::kEs7); }},
+      {{"es-plain", "Elasticsearch/OpenSearch plain text: [time][LEVEL][logger] [node] msg"},
+       [] { return std::make_unique<EsPlainDecoder>(); }},
+  };
+  return table;
+}
+
+}  // namespace
+
+const std::vector<FormatInfo>& KnownFormats() {
+  static const std::vector<FormatInfo> formats = [] {
+    std::vector<FormatInfo> out;
+    for (const FormatRow& row : FormatTable()) out.push_back(row.info);
+    return out;
+  }();
+  return formats;
+}
+
+Result<std::unique_ptr<DecoderSet>> DecoderSet::Create(std::string_view format) {
+  std::vector<std::unique_ptr<Decoder>> decoders;
+  for (const FormatRow& row : FormatTable()) {
+    if (format == "auto" || format == row.info.name) decoders.push_back(row.make());
+  }
+  if (decoders.empty()) {
+    std::string known = "auto";
+    for (const FormatInfo& info : KnownFormats()) known += ", " + std::string(info.name);
+    return Status::InvalidArgument("unknown format '" + std::string(format) + "' (known: " +
+                                   known + ")");
+  }
+  return std::unique_ptr<DecoderSet>(new DecoderSet(std::move(decoders)));
+}
+
+DecoderSet::DecoderSet(std::vector<std::unique_ptr<Decoder>> decoders)
+    : decoders_(std::move(decoders)) {}
+
+Decoder::Outcome DecoderSet::Decode(std::string_view text, const DecodeOptions& options,
+                                    LogRecord* record, std::string* why,
+                                    std::string_view* format) {
+  Decoder::Outcome result = Decoder::Outcome::kNotMine;
+  for (size_t attempt = 0; attempt < decoders_.size(); ++attempt) {
+    // The last format that worked goes first; the others follow in table order.
+    const size_t index = attempt == 0 ? last_used_ : attempt - (attempt <= last_used_ ? 1 : 0);
+    record->Clear();
+    std::string reason;
+    const Decoder::Outcome outcome = decoders_[index]->Decode(text, options, record, &reason);
+    if (outcome == Decoder::Outcome::kDecoded) {
+      last_used_ = index;
+      *format = decoders_[index]->name();
+      return outcome;
+    }
+    if (outcome == Decoder::Outcome::kMalformed && result == Decoder::Outcome::kNotMine) {
+      result = outcome;
+      *why = std::string(decoders_[index]->name()) + ": " + reason;
+    }
+  }
+  return result;
+}
+
+}  // namespace foreshock

@@ -1,0 +1,44 @@
+#pragma once
+
+// The table of known log formats, and DecoderSet, which decodes each record with either
+// the format the user forced (--format NAME) or, with --format auto, the first format that
+// recognises it. Auto mode tries the format that decoded the previous record first, so a
+// homogeneous input locks onto its format after one record while a mixed pipe is still
+// decoded record by record. Not thread-safe (it remembers the last format used).
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+#include "decode/decoder.h"
+
+namespace foreshock {
+
+struct FormatInfo {
+  std::string_view name;
+  std::string_view description;
+};
+
+// Every format --format accepts besides "auto", in sniffing order.
+const std::vector<FormatInfo>& KnownFormats();
+
+class DecoderSet {
+ public:
+  // `format` is "auto" or a name from KnownFormats().
+  static Result<std::unique_ptr<DecoderSet>> Create(std::string_view format);
+
+  // Decodes `text` into *record (which it Clear()s first). On kDecoded, *format names the
+  // decoder used; on kMalformed, *why says what was wrong.
+  Decoder::Outcome Decode(std::string_view text, const DecodeOptions& options, LogRecord* record,
+                          std::string* why, std::string_view* format);
+
+ private:
+  explicit DecoderSet(std::vector<std::unique_ptr<Decoder>> decoders);
+
+  std::vector<std::unique_ptr<Decoder>> decoders_;
+  size_t last_used_ = 0;
+};
+
+}  // namespace foreshock

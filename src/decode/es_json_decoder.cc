@@ -1,0 +1,108 @@
+#include "decode/es_json_decoder.h"
+
+#include <nlohmann/json.hpp>
+
+#include "base/timestamp_parser.h"
+
+namespace foreshock {
+namespace {
+
+using Json = nlohmann::json;
+
+struct FieldMap {
+  const char* time;
+  const char* level;
+  const char* logger;
+  const char* node;
+  const char* cluster;
+  const char* dataset;
+};
+
+constexpr FieldMap kEcsFields{"@timestamp",
+                              "log.level",
+                              "log.logger",
+                              "elasticsearch.node.name",
+                              "elasticsearch.cluster.name",
+                              "event.dataset"};
+constexpr FieldMap kEs7Fields{"timestamp", "level", "component", "node.name", "cluster.name",
+                              "type"};
+
+// Finds `dotted` as a flat key ("log.level"), then as a nested path (log -> level).
+const Json* Lookup(const Json& object, std::string_view dotted) {
+  if (auto it = object.find(dotted); it != object.end()) return &*it;
+  const Json* current = &object;
+  while (!dotted.empty()) {
+    if (!current->is_object()) return nullptr;
+    const size_t dot = dotted.find('.');
+    const std::string_view head = dotted.substr(0, dot);
+    auto it = current->find(head);
+    if (it == current->end()) return nullptr;
+    current = &*it;
+    dotted = dot == std::string_view::npos ? std::string_view() : dotted.substr(dot + 1);
+  }
+  return current;
+}
+
+// Copies a string field into *out; other types are ignored.
+void CopyString(const Json& object, const char* key, std::string* out) {
+  const Json* value = Lookup(object, key);
+  if (value != nullptr && value->is_string()) *out = value->get_ref<const std::string&>();
+}
+
+void AppendLine(std::string_view line, std::string* text) {
+  if (line.empty()) return;
+  text->push_back('\n');
+  text->append(line);
+}
+
+void AppendExceptionText(const Json& object, std::string* text) {
+  for (const char* key : {"error.type", "error.message", "error.stack_trace"}) {
+    const Json* value = Lookup(object, key);
+    if (value != nullptr && value->is_string()) AppendLine(value->get_ref<const std::string&>(), text);
+  }
+  const Json* stacktrace = Lookup(object, "stacktrace");
+  if (stacktrace != nullptr && stacktrace->is_array()) {
+    for (const Json& frame : *stacktrace) {
+      if (frame.is_string()) AppendLine(frame.get_ref<const std::string&>(), text);
+    }
+  }
+}
+
+}  // namespace
+
+Decoder::Outcome EsJsonDecoder::Decode(std::string_view text, const DecodeOptions& options,
+                                       LogRecord* record, std::string* why) const {
+  const size_t first = text.find_first_not_of(" \t");
+  if (first == std::string_view::npos || text[first] != '{') return Outcome::kNotMine;
+  const Json object = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  if (object.is_discarded() || !object.is_object()) {
+    *why = "invalid JSON";
+    return Outcome::kMalformed;
+  }
+  const FieldMap& fields = dialect_ == Dialect::kEcs ? kEcsFields : kEs7Fields;
+  const Json* time = Lookup(object, fields.time);
+  const Json* message = Lookup(object, "message");
+  if (time == nullptr || message == nullptr) return Outcome::kNotMine;
+  if (!time->is_string() || !message->is_string()) {
+    *why = std::string("\"") + fields.time + "\" and \"message\" must be strings";
+    return Outcome::kMalformed;
+  }
+  const std::string& stamp = time->get_ref<const std::string&>();
+  if (auto parsed = ParseTimestamp(stamp, options.zone_less_offset)) {
+    record->time = parsed->time;
+    record->has_time = true;
+  }
+  std::string level;
+  CopyString(object, fields.level, &level);
+  record->level = ParseLevel(level);
+  CopyString(object, fields.logger, &record->logger);
+  CopyString(object, fields.node, &record->node);
+  CopyString(object, fields.cluster, &record->cluster);
+  CopyString(object, fields.dataset, &record->dataset);
+  record->text = message->get_ref<const std::string&>();
+  record->message_length = record->text.size();
+  AppendExceptionText(object, &record->text);
+  return Outcome::kDecoded;
+}
+
+}  // namespace foreshock

@@ -1,0 +1,24 @@
+#pragma once
+
+// EsPlainDecoder reads Elasticsearch's and OpenSearch's plain-text (log4j) logs:
+//   [2026-11-29T02:54:11,123][WARN ][o.e.s.SearchService      ] [node-2] message
+// including the ES 1.x/2.x form with a space in the stamp, lines without a node field
+// (deprecation log) and slow logs. Continuation lines that the RecordAssembler joined
+// (stack traces) follow the message in the record's text.
+
+#include <string_view>
+
+#include "decode/decoder.h"
+
+namespace foreshock {
+
+class EsPlainDecoder final : public Decoder {
+ public:
+  EsPlainDecoder() = default;
+
+  std::string_view name() const override { return "es-plain"; }
+  Outcome Decode(std::string_view text, const DecodeOptions& options, LogRecord* record,
+                 std::string* why) const override;
+};
+
+}  // namespace foreshock

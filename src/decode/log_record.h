@@ -1,0 +1,44 @@
+#pragma once
+
+// LogRecord is one decoded log event, independent of the format it was written in. The
+// text patterns search is the message followed by any exception text the record carries
+// (stack traces, "Caused by:" chains, error.type/error.message), because precursors often
+// hide there. Records are reused across lines to avoid allocations on the hot path.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "base/time.h"
+
+namespace foreshock {
+
+enum class Level : uint8_t { kUnknown, kTrace, kDebug, kInfo, kWarn, kError, kFatal };
+
+// Reads "WARN", "warning", "Error", "CRITICAL" (ES deprecation, treated as kWarn) and so on;
+// kUnknown for anything else.
+Level ParseLevel(std::string_view text);
+std::string_view LevelName(Level level);  // "warn", "error", ...
+
+struct LogRecord {
+  TimePoint time{};
+  bool has_time = false;
+  Level level = Level::kUnknown;
+  std::string node;     // ES node name, else host; the default correlation key
+  std::string cluster;  // ES cluster name when the format carries it
+  std::string logger;   // "o.e.m.j.JvmGcMonitorService" or the full class name
+  std::string dataset;  // "elasticsearch.server", "elasticsearch.slowlog", ...
+  std::string text;     // message, then '\n' and exception text, if any
+  size_t message_length = 0;
+  bool truncated = false;  // the framer or assembler cut this record
+
+  std::string_view source;  // input name; the caller keeps it alive
+  uint64_t line_number = 0;
+
+  std::string_view message() const { return std::string_view(text).substr(0, message_length); }
+
+  // Resets every field, keeping string capacity.
+  void Clear();
+};
+
+}  // namespace foreshock

@@ -1,0 +1,98 @@
+#pragma once
+
+// LineFramer splits a byte stream into lines ("\n" or "\r\n"). Complete lines inside a
+// fed chunk are handed out as views into that chunk, without copying; only a partial
+// last line is kept until more bytes arrive or Flush() is called. A line longer than
+// max_line_bytes is cut to that length, marked truncated and counted, and the rest of it
+// is skipped, so one 10 MB line costs at most max_line_bytes of memory.
+// Not thread-safe.
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+namespace foreshock {
+
+struct FramerStats {
+  uint64_t lines = 0;
+  uint64_t truncated_lines = 0;
+};
+
+class LineFramer {
+ public:
+  explicit LineFramer(size_t max_line_bytes) : max_line_bytes_(max_line_bytes) {}
+
+  // Calls on_line(std::string_view line, bool truncated) for every line completed by
+  // `bytes`. A view passed to on_line is valid only during that call.
+  template <typename OnLine>
+  void Feed(std::string_view bytes, OnLine&& on_line);
+
+  // Emits the partial last line, if any (end of input, or a quiet stream).
+  template <typename OnLine>
+  void Flush(OnLine&& on_line);
+
+  const FramerStats& stats() const { return stats_; }
+
+ private:
+  template <typename OnLine>
+  void Emit(std::string_view line, bool truncated, OnLine& on_line);
+  void Keep(std::string_view bytes);
+
+  size_t max_line_bytes_;
+  std::string partial_;      // the beginning of a line whose end has not arrived
+  bool skipping_ = false;    // past max_line_bytes: drop bytes until the next newline
+  FramerStats stats_;
+};
+
+template <typename OnLine>
+void LineFramer::Feed(std::string_view bytes, OnLine&& on_line) {
+  while (!bytes.empty()) {
+    const void* found = std::memchr(bytes.data(), '\n', bytes.size());
+    if (found == nullptr) {
+      Keep(bytes);
+      return;
+    }
+    const size_t end = static_cast<size_t>(static_cast<const char*>(found) - bytes.data());
+    if (partial_.empty() && !skipping_) {
+      std::string_view line = bytes.substr(0, end);
+      const bool truncated = line.size() > max_line_bytes_;
+      Emit(truncated ? line.substr(0, max_line_bytes_) : line, truncated, on_line);
+    } else {
+      Keep(bytes.substr(0, end));
+      Emit(partial_, skipping_, on_line);
+      partial_.clear();
+      skipping_ = false;
+    }
+    bytes.remove_prefix(end + 1);
+  }
+}
+
+template <typename OnLine>
+void LineFramer::Flush(OnLine&& on_line) {
+  if (partial_.empty() && !skipping_) return;
+  Emit(partial_, skipping_, on_line);
+  partial_.clear();
+  skipping_ = false;
+}
+
+template <typename OnLine>
+void LineFramer::Emit(std::string_view line, bool truncated, OnLine& on_line) {
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  ++stats_.lines;
+  if (truncated) ++stats_.truncated_lines;
+  on_line(line, truncated);
+}
+
+inline void LineFramer::Keep(std::string_view bytes) {
+  if (skipping_) return;
+  const size_t room = max_line_bytes_ - partial_.size();
+  if (bytes.size() > room) {
+    partial_.append(bytes.substr(0, room));
+    skipping_ = true;
+  } else {
+    partial_.append(bytes);
+  }
+}
+
+}  // namespace foreshock

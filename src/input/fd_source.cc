@@ -1,0 +1,75 @@
+#include "input/fd_source.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+namespace foreshock {
+namespace {
+
+constexpr size_t kChunkBytes = 256 * 1024;
+
+}  // namespace
+
+Result<std::unique_ptr<FdSource>> FdSource::Open(const std::string& path) {
+  int fd = STDIN_FILENO;
+  bool owns_fd = false;
+  if (path != "-") {
+    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return Status::IoError("open " + path, errno);
+    owns_fd = true;
+  }
+  struct stat info {};
+  if (::fstat(fd, &info) != 0) {
+    const int error = errno;
+    if (owns_fd) ::close(fd);
+    return Status::IoError("stat " + path, error);
+  }
+  if (S_ISDIR(info.st_mode)) {
+    if (owns_fd) ::close(fd);
+    return Status::InvalidArgument(path + " is a directory");
+  }
+  const bool pollable = !S_ISREG(info.st_mode) && !S_ISBLK(info.st_mode);
+  return std::unique_ptr<FdSource>(
+      new FdSource(fd, owns_fd, pollable, path == "-" ? "stdin" : path));
+}
+
+FdSource::FdSource(int fd, bool owns_fd, bool pollable, std::string name)
+    : fd_(fd), owns_fd_(owns_fd), pollable_(pollable), name_(std::move(name)) {}
+
+FdSource::~FdSource() {
+  if (owns_fd_) ::close(fd_);
+}
+
+Result<Source::ReadState> FdSource::Read(std::string* out, Duration wait) {
+  if (pollable_) {
+    struct pollfd waiting {
+      fd_, POLLIN, 0
+    };
+    const int timeout_ms = static_cast<int>(wait.count() / 1000);
+    int ready = 0;
+    do {
+      ready = ::poll(&waiting, 1, timeout_ms);
+    } while (ready < 0 && errno == EINTR);
+    if (ready < 0) return Status::IoError("poll " + name_, errno);
+    if (ready == 0) return ReadState::kIdle;
+  }
+  const size_t old_size = out->size();
+  out->resize(old_size + kChunkBytes);
+  ssize_t got = 0;
+  do {
+    got = ::read(fd_, out->data() + old_size, kChunkBytes);
+  } while (got < 0 && errno == EINTR);
+  if (got < 0) {
+    const int error = errno;
+    out->resize(old_size);
+    return Status::IoError("read " + name_, error);
+  }
+  out->resize(old_size + static_cast<size_t>(got));
+  return got == 0 ? ReadState::kEnd : ReadState::kData;
+}
+
+}  // namespace foreshock

@@ -1,0 +1,38 @@
+#pragma once
+
+// A Source yields the raw bytes of one input: a file read to its end, or a pipe such as
+// stdin behind `journalctl -f`. It knows nothing about lines or formats. Not thread-safe;
+// driven by the pipeline thread. To support a new kind of input (a followed file, a
+// compressed archive), implement this interface.
+
+#include <string>
+
+#include "base/result.h"
+#include "base/time.h"
+
+namespace foreshock {
+
+class Source {
+ public:
+  enum class ReadState {
+    kData,  // bytes were appended to *out
+    kIdle,  // nothing arrived within the wait; more may come later
+    kEnd,   // no more data will ever come
+  };
+
+  virtual ~Source() = default;
+  Source(const Source&) = delete;
+  Source& operator=(const Source&) = delete;
+
+  // Appends newly available bytes to *out, waiting at most `wait` for them to arrive.
+  // An error Status means the input cannot be read any further.
+  virtual Result<ReadState> Read(std::string* out, Duration wait) = 0;
+
+  // Name used in diagnostics and in alert evidence, e.g. "es-node-1.json" or "stdin".
+  virtual const std::string& name() const = 0;
+
+ protected:
+  Source() = default;
+};
+
+}  // namespace foreshock

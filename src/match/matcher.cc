@@ -1,0 +1,125 @@
+#include "match/matcher.h"
+
+#include <spdlog/spdlog.h>
+
+#include "match/field_value.h"
+
+namespace foreshock {
+namespace {
+
+RE2::Options QuietOptions() {
+  RE2::Options options;
+  options.set_log_errors(false);
+  return options;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Matcher>> Matcher::Create(const Catalog& catalog,
+                                                 const MatcherOptions& options) {
+  std::unique_ptr<Matcher> matcher(new Matcher(catalog));
+  RE2::Options set_options = QuietOptions();
+  set_options.set_max_mem(options.max_mem);
+  matcher->set_ = std::make_unique<RE2::Set>(set_options, RE2::UNANCHORED);
+  for (const Pattern& pattern : catalog.patterns()) {
+    Compiled compiled;
+    compiled.regex = std::make_unique<RE2>(pattern.regex, QuietOptions());
+    if (!compiled.regex->ok()) {
+      return Status::InvalidArgument("pattern " + pattern.id + ": " + compiled.regex->error());
+    }
+    for (const auto& [name, index] : compiled.regex->NamedCapturingGroups()) {
+      compiled.groups.emplace_back(index, name);
+    }
+    if (!pattern.logger_regex.empty()) {
+      compiled.logger = std::make_unique<RE2>(pattern.logger_regex, QuietOptions());
+    }
+    std::string error;
+    if (matcher->set_->Add(pattern.regex, &error) < 0) {
+      return Status::InvalidArgument("pattern " + pattern.id + ": " + error);
+    }
+    matcher->compiled_.push_back(std::move(compiled));
+  }
+  if (!matcher->set_->Compile()) {
+    return Status::InvalidArgument("the catalog's patterns do not fit in the matcher's memory budget");
+  }
+  return matcher;
+}
+
+void Matcher::CandidatePatterns(std::string_view text, std::vector<int>* out) const {
+  out->clear();
+  RE2::Set::ErrorInfo error;
+  if (set_->Match(text, out, &error)) return;
+  if (error.kind == RE2::Set::kNoError) return;  // no pattern matched
+  // The DFA gave up (kOutOfMemory): fall back to every pattern on its own.
+  if (fallbacks_.fetch_add(1, std::memory_order_relaxed) == 0) {
+    spdlog::warn("pattern set ran out of memory; matching pattern by pattern (slower, nothing "
+                 "is missed)");
+  }
+  out->clear();
+  for (size_t i = 0; i < compiled_.size(); ++i) {
+    if (RE2::PartialMatch(text, *compiled_[i].regex)) out->push_back(static_cast<int>(i));
+  }
+}
+
+bool Matcher::PassesFilters(int pattern, const LogRecord& record) const {
+  const Pattern& spec = catalog_.patterns()[static_cast<size_t>(pattern)];
+  if (spec.min_level != Level::kUnknown && record.level != Level::kUnknown &&
+      record.level < spec.min_level) {
+    return false;
+  }
+  const RE2* logger = compiled_[static_cast<size_t>(pattern)].logger.get();
+  if (logger != nullptr && !record.logger.empty() && !RE2::PartialMatch(record.logger, *logger)) {
+    return false;
+  }
+  if (!spec.datasets.empty() && !record.dataset.empty()) {
+    bool listed = false;
+    for (const std::string& dataset : spec.datasets) listed = listed || record.dataset == dataset;
+    if (!listed) return false;
+  }
+  return true;
+}
+
+bool Matcher::CaptureHit(int pattern, std::string_view text, PatternHit* hit) const {
+  const Compiled& compiled = compiled_[static_cast<size_t>(pattern)];
+  const Pattern& spec = catalog_.patterns()[static_cast<size_t>(pattern)];
+  const int group_count = compiled.regex->NumberOfCapturingGroups();
+  std::vector<re2::StringPiece> groups(static_cast<size_t>(group_count) + 1);
+  if (!compiled.regex->Match(text, 0, text.size(), RE2::UNANCHORED, groups.data(),
+                             static_cast<int>(groups.size()))) {
+    return false;
+  }
+  hit->pattern = pattern;
+  hit->match_begin = static_cast<size_t>(groups[0].data() - text.data());
+  hit->match_end = hit->match_begin + groups[0].size();
+  for (const auto& [index, name] : compiled.groups) {
+    const re2::StringPiece value = groups[static_cast<size_t>(index)];
+    if (value.data() == nullptr) continue;  // optional group that did not take part
+    Capture capture{name, std::string(value.data(), value.size()), std::nullopt};
+    if (auto type = spec.fields.find(name); type != spec.fields.end()) {
+      capture.number = ParseFieldValue(type->second, std::string_view(value.data(), value.size()));
+    }
+    hit->captures.push_back(std::move(capture));
+  }
+  return true;
+}
+
+void Matcher::Match(const LogRecord& record, std::vector<PatternHit>* hits) const {
+  thread_local std::vector<int> candidates;
+  CandidatePatterns(record.text, &candidates);
+  for (int pattern : candidates) {
+    if (!PassesFilters(pattern, record)) continue;
+    PatternHit hit;
+    if (CaptureHit(pattern, record.text, &hit)) hits->push_back(std::move(hit));
+  }
+}
+
+void Matcher::MatchText(std::string_view text, std::vector<PatternHit>* hits) const {
+  std::vector<int> candidates;
+  CandidatePatterns(text, &candidates);
+  for (int pattern : candidates) {
+    PatternHit hit;
+    if (CaptureHit(pattern, text, &hit)) hits->push_back(std::move(hit));
+  }
+}
+
+}  // namespace foreshock

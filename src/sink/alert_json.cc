@@ -1,0 +1,52 @@
+#include "sink/alert_json.h"
+
+#include <cmath>
+
+namespace foreshock {
+
+nlohmann::json AlertToJson(const Alert& alert) {
+  using Json = nlohmann::json;
+  Json out;
+  out["@timestamp"] = FormatTimestamp(alert.time);
+  out["event"] = {{"kind", "alert"},
+                  {"action", std::string(ActionName(alert.action))},
+                  {"severity", static_cast<int>(alert.severity)}};
+  out["log"] = {{"level", std::string(SeverityName(alert.severity))}};
+  out["rule"] = {{"id", alert.rule->id}, {"name", alert.rule->name},
+                 {"category", alert.rule->category}};
+  out["message"] = alert.message;
+  if (!alert.cluster.empty()) out["elasticsearch"]["cluster"]["name"] = alert.cluster;
+  if (!alert.node.empty()) out["elasticsearch"]["node"]["name"] = alert.node;
+
+  Json& fs = out["foreshock"];
+  fs["fingerprint"] = alert.fingerprint;
+  fs["stage"] = alert.stage;
+  fs["count"] = alert.count;
+  fs["first_seen"] = FormatTimestamp(alert.first_seen);
+  fs["window"] = {{"start", FormatTimestamp(alert.window_start)},
+                  {"end", FormatTimestamp(alert.window_end)}};
+  fs["group"] = Json::object();
+  for (const auto& [field, value] : alert.group) fs["group"][field] = value;
+  fs["fields"] = Json::object();
+  for (const auto& [name, capture] : alert.fields) {
+    if (!capture.number) {
+      fs["fields"][name] = capture.text;
+    } else if (*capture.number == std::floor(*capture.number) && std::fabs(*capture.number) < 9e15) {
+      fs["fields"][name] = static_cast<int64_t>(*capture.number);
+    } else {
+      fs["fields"][name] = *capture.number;
+    }
+  }
+  fs["evidence"] = Json::array();
+  for (const Evidence& evidence : alert.evidence) {
+    fs["evidence"].push_back({{"@timestamp", FormatTimestamp(evidence.time)},
+                              {"pattern", evidence.pattern},
+                              {"source", evidence.source},
+                              {"message", evidence.message}});
+  }
+  fs["runbook"] = alert.runbook;
+  if (alert.lead_time) fs["lead_time_s"] = ToSeconds(*alert.lead_time);
+  return out;
+}
+
+}  // namespace foreshock

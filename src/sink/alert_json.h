@@ -1,0 +1,15 @@
+#pragma once
+
+// The alert schema: one JSON object per alert, with ECS-compatible field names so alerts
+// can themselves be indexed into Elasticsearch. Keys are sorted, so the output of a replay
+// is byte-for-byte deterministic. Later versions add keys but never rename these.
+
+#include <nlohmann/json.hpp>
+
+#include "correlate/alert.h"
+
+namespace foreshock {
+
+nlohmann::json AlertToJson(const Alert& alert);
+
+}  // namespace foreshock
