@@ -26,18 +26,20 @@ RecordReader::RecordReader(std::unique_ptr<Source> source, std::unique_ptr<Decod
       assembler_(options.record_limits) {}
 
 void RecordReader::Frame(std::string_view bytes) {
-  auto on_record = [this](const RawRecord& raw) {
-    ready_.push_back(Pending{std::string(raw.text), raw.first_line, raw.truncated});
-  };
+  auto on_record = [this](const RawRecord& raw) { Queue(raw); };
   framer_.Feed(bytes, [&](std::string_view line, bool truncated) {
     assembler_.Add(line, truncated, ++line_number_, on_record);
   });
 }
 
+void RecordReader::Queue(const RawRecord& raw) {
+  // Counted here, decoded or not: a cut line is data lost to --max-line-bytes either way.
+  if (raw.truncated) ++stats_.truncated;
+  ready_.push_back(Pending{std::string(raw.text), raw.first_line, raw.truncated});
+}
+
 void RecordReader::FlushAll() {
-  auto on_record = [this](const RawRecord& raw) {
-    ready_.push_back(Pending{std::string(raw.text), raw.first_line, raw.truncated});
-  };
+  auto on_record = [this](const RawRecord& raw) { Queue(raw); };
   framer_.Flush([&](std::string_view line, bool truncated) {
     assembler_.Add(line, truncated, ++line_number_, on_record);
   });
@@ -96,7 +98,6 @@ bool RecordReader::DecodeNext(LogRecord* record) {
   record->source = source_->name();
   record->line_number = pending.line;
   record->truncated = pending.truncated;
-  if (pending.truncated) ++stats_.truncated;
   if (record->has_time) {
     last_time_ = record->time;
     have_time_ = true;

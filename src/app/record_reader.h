@@ -64,6 +64,7 @@ class RecordReader {
   RecordReader(std::unique_ptr<Source> source, std::unique_ptr<DecoderSet> decoders,
                const RecordReaderOptions& options);
   void Frame(std::string_view bytes);
+  void Queue(const RawRecord& raw);
   void FlushAll();
   bool DecodeNext(LogRecord* record);
   void ReportBadRecord(const Pending& pending, std::string_view why);

@@ -11,8 +11,7 @@ namespace po = boost::program_options;
 std::optional<int> ParseArgs(const Args& args, std::string_view usage,
                              const po::options_description& options, const char* positional_name,
                              po::variables_map* values) {
-  po::options_description visible;
-  visible.add(options);
+  po::options_description visible = options;
   visible.add_options()("help,h", "show this help");
   po::options_description all;
   all.add(visible);

@@ -39,23 +39,31 @@ Result<std::unique_ptr<Matcher>> Matcher::Create(const Catalog& catalog,
     }
     matcher->compiled_.push_back(std::move(compiled));
   }
+  // RE2 refuses to compile a Set whose DFA would not fit in max_mem (it probes the DFA
+  // while compiling); matching then goes pattern by pattern rather than not at all.
   if (!matcher->set_->Compile()) {
-    return Status::InvalidArgument("the catalog's patterns do not fit in the matcher's memory budget");
+    matcher->set_.reset();
+    spdlog::warn("the pattern set does not fit in {} bytes; matching pattern by pattern (slower, "
+                 "nothing is missed)",
+                 options.max_mem);
   }
   return matcher;
 }
 
 void Matcher::CandidatePatterns(std::string_view text, std::vector<int>* out) const {
   out->clear();
-  RE2::Set::ErrorInfo error;
-  if (set_->Match(text, out, &error)) return;
-  if (error.kind == RE2::Set::kNoError) return;  // no pattern matched
-  // The DFA gave up (kOutOfMemory): fall back to every pattern on its own.
-  if (fallbacks_.fetch_add(1, std::memory_order_relaxed) == 0) {
-    spdlog::warn("pattern set ran out of memory; matching pattern by pattern (slower, nothing "
-                 "is missed)");
+  if (set_ != nullptr) {
+    RE2::Set::ErrorInfo error;
+    if (set_->Match(text, out, &error)) return;
+    if (error.kind == RE2::Set::kNoError) return;  // no pattern matched
+    // The DFA gave up on this text (kOutOfMemory): every pattern on its own instead.
+    if (fallbacks_.load(std::memory_order_relaxed) == 0) {
+      spdlog::warn("the pattern set ran out of memory on a record; matching pattern by pattern "
+                   "(slower, nothing is missed)");
+    }
+    out->clear();
   }
-  out->clear();
+  fallbacks_.fetch_add(1, std::memory_order_relaxed);
   for (size_t i = 0; i < compiled_.size(); ++i) {
     if (RE2::PartialMatch(text, *compiled_[i].regex)) out->push_back(static_cast<int>(i));
   }

@@ -3,8 +3,9 @@
 // Matcher finds the catalog patterns that hit a record: one RE2::Set pass over the record's
 // text for all patterns at once, then the pattern's own RE2 for captures on the hits only,
 // then the pattern's filters (logger, minimum level, dataset). It never silently misses a
-// hit: when the Set's DFA runs out of memory (RE2 reports that only through ErrorInfo), it
-// matches pattern by pattern instead, counts it and says so once on stderr.
+// hit: when the Set does not fit in max_mem (RE2 refuses to compile it) or its DFA runs out
+// of memory on a record (reported only through ErrorInfo), it matches pattern by pattern
+// instead, counts it and says so once on stderr.
 // Immutable after Create(); Match() is const and safe to call from several threads.
 
 #include <re2/re2.h>
@@ -38,7 +39,7 @@ class Matcher {
   // Appends the hits of the regexes alone on `text`, without filters (catalog tests).
   void MatchText(std::string_view text, std::vector<PatternHit>* hits) const;
 
-  // How many times the Set ran out of memory and pattern-by-pattern matching was used.
+  // How many records were matched pattern by pattern because the Set was out of memory.
   uint64_t fallback_count() const { return fallbacks_.load(std::memory_order_relaxed); }
 
  private:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs foreshock's build and test dependencies from Debian 12 packages.
 # Idempotent: packages already present are left alone and apt is not touched at all.
-# Usage: scripts/setup-deps.sh [--with-test-tools]
+# Usage: .ci/setup-deps.sh [--with-test-tools]
+# Called by .ci/demo.sh (build packages) and .ci/test.sh (build and test packages).
 set -euo pipefail
 
 build_packages=(

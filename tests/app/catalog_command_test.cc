@@ -1,0 +1,89 @@
+// End-to-end tests of `foreshock catalog`, run on the built binary.
+
+#include <gtest/gtest.h>
+
+#include "testing/subprocess.h"
+#include "testing/temp_dir.h"
+
+namespace foreshock {
+namespace {
+
+using testing::ProcessResult;
+using testing::RunForeshock;
+using testing::TempDir;
+
+TEST(CatalogCommandTest, LintPrintsEveryErrorWithFileLineAndColumn) {
+  TempDir dir;
+  const std::string path = dir.Write("broken.yaml",
+                                     "patterns:\n"
+                                     "  - id: t.one\n"
+                                     "    title: t\n"
+                                     "    category: search\n"
+                                     "    regex: '(unclosed'\n"
+                                     "    examples: {match: [a], no_match: [b]}\n"
+                                     "rules:\n"
+                                     "  - id: t.rule\n"
+                                     "    name: r\n"
+                                     "    category: search\n"
+                                     "    pattern: t.nothing\n"
+                                     "    message: m\n");
+  const ProcessResult result = RunForeshock({"catalog", "lint", path});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.err.find(path + ":5:12: error: regex does not compile: missing ): (unclosed"),
+            std::string::npos)
+      << result.err;
+  EXPECT_NE(result.err.find(path + ":8:5: error: rule 't.rule' names unknown pattern 't.nothing'"),
+            std::string::npos)
+      << result.err;
+  EXPECT_NE(result.err.find("2 error(s)"), std::string::npos);
+}
+
+TEST(CatalogCommandTest, TestFailsOnAnExampleThatDoesNotBehave) {
+  TempDir dir;
+  const std::string path = dir.Write("wrong.yaml",
+                                     "patterns:\n"
+                                     "  - id: t.limit\n"
+                                     "    title: t\n"
+                                     "    category: search\n"
+                                     "    regex: 'limit \\[(?P<n>\\d+)\\]'\n"
+                                     "    examples:\n"
+                                     "      match:\n"
+                                     "        - {line: 'limit [500]', captures: {n: '400'}}\n"
+                                     "      no_match: ['limit [12]']\n");
+  const ProcessResult result = RunForeshock({"catalog", "test", path});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.out.find("FAIL t.limit: capture 'n' is '500', expected '400'"), std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find("FAIL t.limit: matched a no_match line"), std::string::npos);
+  EXPECT_NE(result.out.find("0 passed, 2 failed"), std::string::npos);
+}
+
+TEST(CatalogCommandTest, ShippedCatalogPassesItsOwnTests) {
+  const ProcessResult result = RunForeshock({"catalog", "test"});
+  EXPECT_EQ(result.exit_code, 0) << result.out;
+  EXPECT_NE(result.out.find(" 0 failed"), std::string::npos);
+}
+
+TEST(CatalogCommandTest, ListShowsOverridesAndExplainShowsTheRunbook) {
+  TempDir dir;
+  const std::string path = dir.Write("mine.yaml",
+                                     "patterns:\n"
+                                     "  - id: es.breaker.parent\n"
+                                     "    title: Our breaker\n"
+                                     "    category: memory\n"
+                                     "    regex: 'Data too large'\n"
+                                     "    predicts: outage\n"
+                                     "    runbook: call the database team\n"
+                                     "    examples: {match: ['Data too large'], no_match: ['fine']}\n");
+  const ProcessResult list = RunForeshock({"catalog", "list", "--catalog", path});
+  EXPECT_EQ(list.exit_code, 0) << list.err;
+  EXPECT_NE(list.out.find(path + ":2 (overrides "), std::string::npos) << list.out;
+  const ProcessResult explain = RunForeshock({"catalog", "explain", "es.search.scroll_context_limit"});
+  EXPECT_EQ(explain.exit_code, 0);
+  EXPECT_NE(explain.out.find("DELETE _search/scroll/_all"), std::string::npos);
+  const ProcessResult unknown = RunForeshock({"catalog", "explain", "es.nothing"});
+  EXPECT_EQ(unknown.exit_code, 2);
+}
+
+}  // namespace
+}  // namespace foreshock

@@ -1,0 +1,87 @@
+#include "app/pipeline.h"
+
+#include <gtest/gtest.h>
+
+#include "input/fd_source.h"
+#include "testing/temp_dir.h"
+
+namespace foreshock {
+namespace {
+
+using testing::TempDir;
+
+class CollectingSink final : public Sink {
+ public:
+  explicit CollectingSink(std::vector<Alert>* alerts) : alerts_(alerts) {}
+  std::string_view name() const override { return "collect"; }
+  Status Emit(const Alert& alert) override {
+    alerts_->push_back(alert);
+    return Status();
+  }
+
+ private:
+  std::vector<Alert>* alerts_;
+};
+
+std::string Line(const std::string& time, const std::string& node, const std::string& message) {
+  return "{\"@timestamp\":\"2026-11-29T" + time + "Z\",\"log.level\":\"WARN\",\"message\":\"" + message +
+         "\",\"elasticsearch.node.name\":\"" + node + "\",\"elasticsearch.cluster.name\":\"prod\"}\n";
+}
+
+// A cluster-wide rule: three rejections anywhere in the cluster within a minute.
+Catalog ClusterCatalog() {
+  Pattern rejected;
+  rejected.id = "t.rejected";
+  rejected.regex = "rejected execution";
+  Rule storm;
+  storm.id = "t.storm";
+  storm.name = "storm";
+  storm.kind = Rule::Kind::kThreshold;
+  storm.count = 3;
+  storm.window = std::chrono::minutes(1);
+  storm.group_by = {"cluster"};
+  storm.realert = std::chrono::hours(1);
+  storm.resolve_after = std::chrono::minutes(15);
+  storm.steps.push_back({{"t.rejected"}, Severity::kWarning, "storm in {cluster}"});
+  return Catalog({rejected}, {storm});
+}
+
+std::vector<Alert> RunOn(const Catalog& catalog, const std::vector<std::string>& paths) {
+  auto matcher = Matcher::Create(catalog, MatcherOptions{});
+  EXPECT_TRUE(matcher.ok());
+  std::vector<Alert> alerts;
+  std::vector<std::unique_ptr<Sink>> sinks;
+  sinks.push_back(std::make_unique<CollectingSink>(&alerts));
+  Pipeline pipeline(catalog, **matcher, CorrelatorOptions{}, std::move(sinks));
+  std::vector<std::unique_ptr<RecordReader>> readers;
+  for (const std::string& path : paths) {
+    readers.push_back(std::move(RecordReader::Create(std::move(FdSource::Open(path)).value(), {})).value());
+  }
+  EXPECT_TRUE(pipeline.Run(readers).ok());
+  return alerts;
+}
+
+// Node files cover the same hours; read one after the other, node-1's later lines would
+// push time past node-2's and the cluster-wide storm would never be seen.
+TEST(PipelineTest, MergesInputsByEventTimeWhateverTheirOrder) {
+  TempDir dir;
+  const std::string node1 = dir.Write("node-1.json", Line("02:00:00", "node-1", "rejected execution") +
+                                                         Line("02:30:00", "node-1", "ordinary") +
+                                                         Line("03:00:00", "node-1", "ordinary"));
+  const std::string node2 = dir.Write("node-2.json", Line("02:00:20", "node-2", "rejected execution") +
+                                                         Line("02:00:40", "node-2", "rejected execution"));
+  const Catalog catalog = ClusterCatalog();
+  for (const auto& order : {std::vector{node1, node2}, std::vector{node2, node1}}) {
+    auto alerts = RunOn(catalog, order);
+    ASSERT_EQ(alerts.size(), 2u);
+    EXPECT_EQ(alerts[0].action, Alert::Action::kFiring);
+    EXPECT_EQ(FormatTimestamp(alerts[0].time), "2026-11-29T02:00:40.000Z");
+    EXPECT_EQ(alerts[0].message, "storm in prod");
+    EXPECT_EQ(alerts[0].evidence.front().source, node1 + ":1");
+    EXPECT_EQ(alerts[1].action, Alert::Action::kResolved);
+    EXPECT_EQ(FormatTimestamp(alerts[1].time), "2026-11-29T02:15:40.000Z");
+  }
+}
+
+}  // namespace
+}  // namespace foreshock

@@ -1,0 +1,117 @@
+#include "app/record_reader.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include "input/fd_source.h"
+#include "testing/temp_dir.h"
+
+namespace foreshock {
+namespace {
+
+using testing::TempDir;
+
+std::unique_ptr<RecordReader> Reader(const std::string& path, RecordReaderOptions options = {}) {
+  auto source = FdSource::Open(path);
+  EXPECT_TRUE(source.ok());
+  auto reader = RecordReader::Create(std::move(source).value(), options);
+  EXPECT_TRUE(reader.ok());
+  return std::move(reader).value();
+}
+
+std::vector<LogRecord> ReadAll(RecordReader* reader) {
+  std::vector<LogRecord> records;
+  LogRecord record;
+  while (true) {
+    auto next = reader->Read(&record, std::chrono::milliseconds(100));
+    EXPECT_TRUE(next.ok());
+    if (!next.ok() || *next == RecordReader::Next::kEnd) break;
+    if (*next == RecordReader::Next::kRecord) records.push_back(record);
+  }
+  return records;
+}
+
+TEST(RecordReaderTest, DecodesMultilinePlainRecordsWithLineNumbers) {
+  TempDir dir;
+  const std::string path = dir.Write("es-data-1.log",
+      "[2026-11-29T02:54:11,123][WARN ][r.suppressed] [es-data-1] path: /_search\r\n"
+      "org.elasticsearch.action.search.SearchPhaseExecutionException: all shards failed\r\n"
+      "Caused by: org.elasticsearch.ElasticsearchException: Trying to create too many scroll contexts\r\n"
+      "\r\n"
+      "[2026-11-29T02:54:12,000][INFO ][o.e.n.Node] [es-data-1] next");
+  auto reader = Reader(path);
+  auto records = ReadAll(reader.get());
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].line_number, 1u);
+  EXPECT_EQ(records[0].message(), "path: /_search");
+  EXPECT_NE(records[0].text.find("Caused by: org.elasticsearch.ElasticsearchException"), std::string::npos);
+  EXPECT_EQ(records[0].text.find('\r'), std::string::npos);
+  EXPECT_EQ(records[1].line_number, 5u);
+  EXPECT_EQ(records[1].source, path);
+  EXPECT_EQ(reader->stats().records, 2u);
+  EXPECT_EQ(reader->stats().lines, 5u);
+}
+
+TEST(RecordReaderTest, PassesOverBadRecordsAndCountsThem) {
+  TempDir dir;
+  RecordReaderOptions options;
+  options.max_line_bytes = 256;
+  constexpr char kGarbage[] = "\x01\x02\xff garbage\x00 with nul\n";
+  const std::string path = dir.Write(
+      "mixed.json", "{\"@timestamp\":\"2026-11-29T02:54:11Z\",\"message\":\"one\"}\n"
+                    "{\"@timestamp\": broken json\n" +
+                        std::string(kGarbage, sizeof kGarbage - 1) +
+                        "{\"@timestamp\":\"2026-11-29T02:54:12Z\",\"message\":\"" +
+                        std::string(1000, 'x') + "\"}\n" +
+                        "{\"@timestamp\":\"2026-11-29T02:54:13Z\",\"message\":\"three\"}\n");
+  auto reader = Reader(path, options);
+  auto records = ReadAll(reader.get());
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].message(), "one");
+  EXPECT_EQ(records[1].message(), "three");
+  EXPECT_EQ(reader->stats().malformed, 2u) << "broken JSON and the cut 1000-byte line";
+  EXPECT_EQ(reader->stats().unrecognized, 1u);
+  EXPECT_EQ(reader->stats().truncated, 1u) << "counted even though the cut line did not decode";
+}
+
+TEST(RecordReaderTest, InheritsTimeAndFallsBackToTheDefaultNode) {
+  TempDir dir;
+  RecordReaderOptions options;
+  options.default_node = "from-file-name";
+  const std::string path = dir.Write("n.json",
+      "{\"@timestamp\":\"2026-11-29T02:54:11Z\",\"message\":\"timed\"}\n"
+      "{\"@timestamp\":\"not a time\",\"message\":\"untimed\",\"elasticsearch.node.name\":\"n9\"}\n");
+  auto reader = Reader(path, options);
+  auto records = ReadAll(reader.get());
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].node, "from-file-name");
+  EXPECT_EQ(records[1].node, "n9");
+  EXPECT_EQ(records[1].time, records[0].time);
+  EXPECT_EQ(reader->stats().no_time, 1u);
+}
+
+// Behind `journalctl -f`, the last record of a burst must come out after a quiet time,
+// not wait for the next line.
+TEST(RecordReaderTest, FlushesAPendingRecordWhenThePipeGoesQuiet) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  RecordReaderOptions options;
+  options.quiet_flush = std::chrono::milliseconds(50);
+  auto reader = Reader("/proc/self/fd/" + std::to_string(fds[0]), options);
+  const std::string burst =
+      "[2026-11-29T02:54:11,123][WARN ][r.suppressed] [n] failure\n\tat frame\n";
+  ASSERT_EQ(::write(fds[1], burst.data(), burst.size()), static_cast<ssize_t>(burst.size()));
+  LogRecord record;
+  auto next = reader->Read(&record, std::chrono::milliseconds(2000));
+  ASSERT_TRUE(next.ok());
+  ASSERT_EQ(*next, RecordReader::Next::kRecord);
+  EXPECT_EQ(record.text, "failure\n\tat frame");
+  next = reader->Read(&record, std::chrono::milliseconds(20));
+  EXPECT_EQ(*next, RecordReader::Next::kIdle);
+  ::close(fds[1]);
+  ::close(fds[0]);
+}
+
+}  // namespace
+}  // namespace foreshock

@@ -1,0 +1,183 @@
+// End-to-end tests of `foreshock scan`: the built binary, run as a child process on real
+// files and pipes.
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "testing/subprocess.h"
+#include "testing/temp_dir.h"
+#include "testing/test_paths.h"
+
+namespace foreshock {
+namespace {
+
+using nlohmann::json;
+using testing::ProcessOptions;
+using testing::ProcessResult;
+using testing::ReadFile;
+using testing::RunForeshock;
+using testing::TempDir;
+
+std::string Sample(const std::string& node) {
+  return std::string(testing::kSamplesDir) + "/seed-incident/order-events-node-" + node + ".json";
+}
+
+std::vector<json> Alerts(const ProcessResult& result) {
+  std::vector<json> alerts;
+  size_t start = 0;
+  while (start < result.out.size()) {
+    const size_t end = result.out.find('\n', start);
+    EXPECT_NE(end, std::string::npos) << "every alert ends with a newline";
+    alerts.push_back(json::parse(result.out.substr(start, end - start)));
+    start = end + 1;
+  }
+  return alerts;
+}
+
+// One line per alert: time, action, severity, rule, node, stage, lead time.
+std::string Summary(const json& alert) {
+  std::string lead = alert["foreshock"].contains("lead_time_s")
+                         ? " lead=" + alert["foreshock"]["lead_time_s"].dump()
+                         : "";
+  return alert["@timestamp"].get<std::string>() + " " + alert["event"]["action"].get<std::string>() +
+         " " + alert["log"]["level"].get<std::string>() + " " + alert["rule"]["id"].get<std::string>() +
+         " " + alert["elasticsearch"]["node"]["name"].get<std::string>() + " stage=" +
+         alert["foreshock"]["stage"].dump() + lead;
+}
+
+const std::vector<std::string> kSeedAlerts = {
+    "2026-11-29T02:54:11.482Z firing warning es.chain.scroll_leak order-events-node-2 stage=1",
+    "2026-11-29T03:04:18.201Z escalated critical es.chain.scroll_leak order-events-node-2 stage=2",
+    "2026-11-29T03:13:02.117Z escalated critical es.chain.scroll_leak order-events-node-2 stage=3 "
+    "lead=1130.635",
+    "2026-11-29T04:06:38.519Z resolved info es.chain.scroll_leak order-events-node-2 stage=3",
+};
+
+std::vector<std::string> Summaries(const ProcessResult& result) {
+  std::vector<std::string> out;
+  for (const json& alert : Alerts(result)) out.push_back(Summary(alert));
+  return out;
+}
+
+TEST(ScanCommandTest, SeedIncidentWarnsTwentyMinutesEarlyOnNodeTwoOnly) {
+  const ProcessResult result = RunForeshock({"scan", Sample("1"), Sample("2"), Sample("3")});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(Summaries(result), kSeedAlerts);
+  for (const json& alert : Alerts(result)) {
+    EXPECT_EQ(alert["elasticsearch"]["cluster"]["name"], "search-prod");
+    EXPECT_EQ(alert["foreshock"]["group"]["node"], "order-events-node-2");
+    EXPECT_EQ(alert["event"]["kind"], "alert");
+  }
+  EXPECT_EQ(result.out.find("order-events-node-1"), std::string::npos);
+  EXPECT_EQ(result.out.find("order-events-node-3"), std::string::npos);
+  const json first = Alerts(result).front();
+  EXPECT_EQ(first["foreshock"]["fields"]["max_scroll_contexts"], 500);
+  EXPECT_EQ(first["foreshock"]["evidence"][0]["source"], Sample("2") + ":513");
+  EXPECT_NE(first["foreshock"]["runbook"].get<std::string>().find("DELETE _search/scroll/_all"),
+            std::string::npos);
+  EXPECT_NE(result.err.find("4148 records"), std::string::npos) << result.err;
+}
+
+TEST(ScanCommandTest, InputOrderDoesNotChangeTheAlerts) {
+  const ProcessResult forward = RunForeshock({"scan", Sample("1"), Sample("2"), Sample("3")});
+  const ProcessResult backward = RunForeshock({"scan", Sample("3"), Sample("2"), Sample("1")});
+  ASSERT_EQ(forward.exit_code, 0);
+  EXPECT_EQ(forward.out, backward.out);
+}
+
+TEST(ScanCommandTest, ReadsStdinAsAPipe) {
+  ProcessOptions options;
+  options.stdin_data = ReadFile(Sample("2"));
+  const ProcessResult result = RunForeshock({"scan"}, options);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(Summaries(result), kSeedAlerts);
+  EXPECT_EQ(Alerts(result)[0]["foreshock"]["evidence"][0]["source"], "stdin:513");
+}
+
+// Behind `journalctl -f`: each alert is on stdout as soon as its line is read, long before
+// the input ends.
+TEST(ScanCommandTest, AlertsAppearWhileTheInputIsStillOpen) {
+  testing::ChildProcess child({testing::kForeshockBinary, "scan", "-"});
+  const std::string lines = ReadFile(Sample("2"));
+  const size_t first_precursor = lines.find("Trying to create too many scroll contexts");
+  child.Write(lines.substr(0, lines.find('\n', first_precursor) + 1));
+  auto alert = child.ReadLine(std::chrono::seconds(10));
+  ASSERT_TRUE(alert.has_value()) << "no alert while stdin is still open";
+  EXPECT_EQ(json::parse(*alert)["event"]["action"], "firing");
+  child.CloseStdin();
+  EXPECT_EQ(child.Wait(), 0);
+}
+
+TEST(ScanCommandTest, BadInputIsCountedAndPassedOverWithoutLosingAlerts) {
+  TempDir dir;
+  std::string garbage;
+  for (int i = 0; i < 4096; ++i) garbage.push_back(static_cast<char>((i * 131 + 7) % 256));
+  const std::string node2 = ReadFile(Sample("2"));
+  const size_t middle = node2.find('\n', node2.size() / 2) + 1;
+  // Garbage, invalid JSON and a 10 MB line in the middle of node-2's log.
+  const std::string damaged = node2.substr(0, middle) + garbage + "\n{\"@timestamp\": not json\n" +
+                              "{\"message\":\"" + std::string(10 << 20, 'x') + "\"}\n" +
+                              node2.substr(middle);
+  const std::string path = dir.Write("order-events-node-2.json", damaged);
+  const std::string empty = dir.Write("empty.json", "");
+  const std::string binary = dir.Write("binary.log", garbage);
+  const ProcessResult result = RunForeshock({"scan", empty, binary, path, Sample("1"), Sample("3")});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(Summaries(result), kSeedAlerts);
+  EXPECT_NE(result.err.find("malformed"), std::string::npos);
+  EXPECT_NE(result.err.find("1 truncated"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find(path + ":"), std::string::npos) << "bad lines are reported with their place";
+}
+
+TEST(ScanCommandTest, FailOnAlertExitsOneOnlyWhenAskedTo) {
+  EXPECT_EQ(RunForeshock({"scan", Sample("2")}).exit_code, 0);
+  EXPECT_EQ(RunForeshock({"scan", "--fail-on-alert", Sample("2")}).exit_code, 1);
+  EXPECT_EQ(RunForeshock({"scan", "--fail-on-alert", Sample("1")}).exit_code, 0);
+}
+
+TEST(ScanCommandTest, ClosedStdoutEndsTheRunQuietly) {
+  ProcessOptions options;
+  options.close_stdout_early = true;
+  const ProcessResult result = RunForeshock({"scan", Sample("2")}, options);
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_EQ(result.err.find("error"), std::string::npos) << result.err;
+}
+
+TEST(ScanCommandTest, UsageErrorsExitTwoWithOneLineReason) {
+  TempDir dir;
+  const std::string bad_catalog = dir.Write("bad.yaml", "patterns:\n  - id: x\n");
+  const struct {
+    std::vector<std::string> args;
+    const char* reason;
+  } cases[] = {
+      {{"scan", "--frobnicate"}, "unrecognised option '--frobnicate'"},
+      {{"frobnicate"}, "unknown verb 'frobnicate'"},
+      {{"scan", dir.path() + "/missing.json"}, "missing.json: No such file or directory"},
+      {{"scan", "--timezone", "Mars/Olympus", Sample("1")}, "--timezone 'Mars/Olympus'"},
+      {{"scan", "--format", "syslog", Sample("1")}, "unknown format 'syslog'"},
+      {{"scan", "--catalog", bad_catalog, Sample("1")}, "bad.yaml:2:9: error: id 'x' must be"},
+      {{"scan", "--log-level", "loud", Sample("1")}, "unknown --log-level 'loud'"},
+  };
+  for (const auto& c : cases) {
+    const ProcessResult result = RunForeshock(c.args);
+    EXPECT_EQ(result.exit_code, 2) << c.reason;
+    EXPECT_NE(result.err.find(c.reason), std::string::npos) << result.err;
+    EXPECT_TRUE(result.out.empty()) << "stdout carries only alerts";
+  }
+}
+
+TEST(ScanCommandTest, EveryVerbHasHelpAndTheBinaryHasAVersion) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"--help"}, {"scan", "--help"},
+                                              {"catalog", "--help"}}) {
+    const ProcessResult result = RunForeshock(args);
+    EXPECT_EQ(result.exit_code, 0);
+    EXPECT_NE(result.out.find("Usage: foreshock"), std::string::npos) << result.out;
+  }
+  const ProcessResult version = RunForeshock({"--version"});
+  EXPECT_EQ(version.exit_code, 0);
+  EXPECT_EQ(version.out.rfind("foreshock ", 0), 0u);
+}
+
+}  // namespace
+}  // namespace foreshock

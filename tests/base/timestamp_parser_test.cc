@@ -1,0 +1,62 @@
+#include "base/timestamp_parser.h"
+
+#include <gtest/gtest.h>
+
+namespace foreshock {
+namespace {
+
+TimePoint Utc(int y, unsigned mo, unsigned d, int h, int mi, int s, int ms) {
+  return std::chrono::sys_days(std::chrono::year(y) / mo / d) + std::chrono::hours(h) +
+         std::chrono::minutes(mi) + std::chrono::seconds(s) + std::chrono::milliseconds(ms);
+}
+
+TEST(TimestampParserTest, ReadsEverySpellingElasticsearchWrites) {
+  struct Case {
+    const char* text;
+    TimePoint expected;
+    size_t length;
+  } cases[] = {
+      {"2026-11-29T02:54:11,123", Utc(2026, 11, 29, 2, 54, 11, 123), 23},         // plain
+      {"2016-09-20 07:01:33,260", Utc(2016, 9, 20, 7, 1, 33, 260), 23},           // 2.x
+      {"2019-01-18T08:55:08,159+0100", Utc(2019, 1, 18, 7, 55, 8, 159), 28},      // ES 7 JSON
+      {"2020-03-20T18:13:27,638Z", Utc(2020, 3, 20, 18, 13, 27, 638), 24},        // ES 7 JSON
+      {"2022-01-25T15:12:08.472Z", Utc(2022, 1, 25, 15, 12, 8, 472), 24},         // ECS
+      {"2026-11-29T02:54:11.123456789Z", Utc(2026, 11, 29, 2, 54, 11, 123) + Duration(456), 30},
+      {"2026-11-29T02:54:11-05:30", Utc(2026, 11, 29, 8, 24, 11, 0), 25},
+      {"2026-11-29T02:54:11", Utc(2026, 11, 29, 2, 54, 11, 0), 19},
+  };
+  for (const Case& c : cases) {
+    auto parsed = ParseTimestamp(c.text, Duration(0));
+    ASSERT_TRUE(parsed.has_value()) << c.text;
+    EXPECT_EQ(parsed->time, c.expected) << c.text;
+    EXPECT_EQ(parsed->length, c.length) << c.text;
+  }
+}
+
+TEST(TimestampParserTest, ZoneLessStampsUseTheConfiguredOffset) {
+  auto parsed = ParseTimestamp("2026-11-29T03:54:11,000", std::chrono::hours(1));
+  ASSERT_TRUE(parsed.has_value());
+  EXPECT_EQ(parsed->time, Utc(2026, 11, 29, 2, 54, 11, 0));
+  // An explicit zone wins over the configured one.
+  parsed = ParseTimestamp("2026-11-29T02:54:11,000Z", std::chrono::hours(1));
+  EXPECT_EQ(parsed->time, Utc(2026, 11, 29, 2, 54, 11, 0));
+}
+
+TEST(TimestampParserTest, RejectsWhatIsNotAStamp) {
+  for (const char* bad : {"", "2026-11-29", "2026-13-01T00:00:00", "2026-02-30T00:00:00",
+                          "2026-11-29T25:00:00", "[2026-11-29T02:54:11]", "node-1 started",
+                          "2026/11/29 02:54:11", "2026-11-29T02:54:11."}) {
+    EXPECT_FALSE(ParseTimestamp(bad, Duration(0)).has_value()) << bad;
+  }
+}
+
+TEST(TimestampParserTest, ParsesUtcOffsets) {
+  EXPECT_EQ(ParseUtcOffset("UTC"), Duration(0));
+  EXPECT_EQ(ParseUtcOffset("+01:00"), std::chrono::hours(1));
+  EXPECT_EQ(ParseUtcOffset("-0530"), -(std::chrono::hours(5) + std::chrono::minutes(30)));
+  EXPECT_FALSE(ParseUtcOffset("Europe/Paris").has_value());
+  EXPECT_FALSE(ParseUtcOffset("+01:00x").has_value());
+}
+
+}  // namespace
+}  // namespace foreshock

@@ -1,0 +1,143 @@
+#include "catalog/catalog_loader.h"
+
+#include <gtest/gtest.h>
+
+#include "testing/temp_dir.h"
+
+namespace foreshock {
+namespace {
+
+using testing::TempDir;
+
+constexpr const char* kGoodPattern = R"(patterns:
+  - id: test.scroll
+    title: Scroll limit
+    category: search
+    severity: warning
+    regex: 'too many scroll contexts \[(?P<limit>\d+)\]'
+    fields: {limit: integer}
+    runbook: |
+      Clear scrolls.
+    examples:
+      match: ['too many scroll contexts [500]']
+      no_match: ['too few']
+rules:
+  - id: test.scroll_rule
+    name: Scroll
+    category: search
+    pattern: test.scroll
+    message: 'limit {limit} on {node}'
+)";
+
+std::vector<std::string> Messages(const LoadReport& report) {
+  std::vector<std::string> out;
+  for (const Diagnostic& d : report.diagnostics()) out.push_back(d.ToString());
+  return out;
+}
+
+TEST(CatalogLoaderTest, LoadsPatternsAndRulesWithDefaults) {
+  TempDir dir;
+  LoadReport report;
+  auto catalog = LoadCatalog({{dir.Write("good.yaml", kGoodPattern), CatalogSource::Layer::kBuiltin}}, &report);
+  ASSERT_NE(catalog, nullptr) << ::testing::PrintToString(Messages(report));
+  ASSERT_EQ(catalog->patterns().size(), 1u);
+  const Pattern& pattern = catalog->patterns()[0];
+  EXPECT_EQ(pattern.fields.at("limit"), FieldType::kInteger);
+  EXPECT_EQ(pattern.runbook, "Clear scrolls.\n");
+  EXPECT_EQ(pattern.where.line, 2);
+  const Rule& rule = catalog->rules()[0];
+  EXPECT_EQ(rule.kind, Rule::Kind::kSingle);
+  EXPECT_EQ(rule.group_by, std::vector<std::string>{"node"});
+  EXPECT_EQ(rule.resolve_after, std::chrono::minutes(15));
+  EXPECT_EQ(rule.steps.at(0).patterns, std::vector<std::string>{"test.scroll"});
+}
+
+// Every problem of a broken file is reported at once, at its own line and column.
+TEST(CatalogLoaderTest, ReportsEveryErrorWithItsLocation) {
+  TempDir dir;
+  const std::string path = dir.Write("broken.yaml", R"(patterns:
+  - id: test.bad_regex
+    title: Bad regex
+    category: search
+    severity: urgent
+    regex: 'unclosed (group'
+    examples:
+      match: ['x']
+      no_match: ['y']
+  - id: test.bad_regex
+    title: Duplicate and typo
+    category: search
+    regex: 'ok'
+    severty: warning
+    examples:
+      match: ['ok']
+      no_match: ['no']
+rules:
+  - id: test.rule
+    name: Rule
+    category: search
+    kind: sequence
+    window: 5 minutes
+    steps:
+      - pattern: test.missing
+        message: m
+)");
+  LoadReport report;
+  EXPECT_EQ(LoadCatalog({{path, CatalogSource::Layer::kBuiltin}}, &report), nullptr);
+  const std::vector<std::string> expected = {
+      path + ":5:15: error: severity must be info, warning or critical, not 'urgent'",
+      path + ":6:12: error: regex does not compile: missing ): unclosed (group",
+      path + ":14:5: error: unknown key 'severty' in pattern",
+      path + ":23:13: error: 'window' must be a duration like 90s, 5m or 2h, not '5 minutes'",
+      path + ":10:5: error: duplicate id 'test.bad_regex'",
+      path + ":19:5: error: rule 'test.rule' names unknown pattern 'test.missing'",
+  };
+  EXPECT_EQ(Messages(report), expected);
+}
+
+TEST(CatalogLoaderTest, YamlSyntaxErrorsCarryTheirPosition) {
+  TempDir dir;
+  const std::string path = dir.Write("syntax.yaml", "patterns:\n  - id: [unclosed\n");
+  LoadReport report;
+  EXPECT_EQ(LoadCatalog({{path, CatalogSource::Layer::kBuiltin}}, &report), nullptr);
+  ASSERT_EQ(report.error_count(), 1);
+  EXPECT_EQ(report.diagnostics()[0].where.file, path);
+  EXPECT_EQ(report.diagnostics()[0].where.line, 3);
+}
+
+TEST(CatalogLoaderTest, UserEntriesOverrideBuiltinOnesAndSaySo) {
+  TempDir builtin;
+  TempDir user;
+  builtin.Write("a.yaml", kGoodPattern);
+  std::string override_text = kGoodPattern;
+  override_text.replace(override_text.find("title: Scroll limit"), 19, "title: Our own scroll");
+  user.Write("mine.yaml", override_text.substr(0, override_text.find("rules:")));
+  LoadReport report;
+  auto catalog = LoadCatalog({{builtin.path(), CatalogSource::Layer::kBuiltin},
+                              {user.path(), CatalogSource::Layer::kUser}},
+                             &report);
+  ASSERT_NE(catalog, nullptr) << ::testing::PrintToString(Messages(report));
+  ASSERT_EQ(catalog->patterns().size(), 1u);
+  EXPECT_EQ(catalog->patterns()[0].title, "Our own scroll");
+  EXPECT_EQ(catalog->patterns()[0].overrides, builtin.path() + "/a.yaml:2");
+  ASSERT_EQ(report.diagnostics().size(), 1u);
+  EXPECT_EQ(report.diagnostics()[0].kind, Diagnostic::Kind::kNote);
+}
+
+TEST(CatalogLoaderTest, FieldsMustNameCapturesAndMissingPathsAreErrors) {
+  TempDir dir;
+  std::string text = kGoodPattern;
+  text.replace(text.find("fields: {limit: integer}"), 24, "fields: {limt: integer}");
+  LoadReport report;
+  EXPECT_EQ(LoadCatalog({{dir.Write("f.yaml", text), CatalogSource::Layer::kBuiltin},
+                         {dir.path() + "/absent.yaml", CatalogSource::Layer::kUser}},
+                        &report),
+            nullptr);
+  const auto messages = Messages(report);
+  ASSERT_EQ(messages.size(), 2u);
+  EXPECT_NE(messages[0].find("field 'limt' is not a named capture of the regex"), std::string::npos);
+  EXPECT_NE(messages[1].find("absent.yaml: error: no such file or folder"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace foreshock

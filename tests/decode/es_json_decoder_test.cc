@@ -1,0 +1,104 @@
+#include "decode/es_json_decoder.h"
+
+#include <gtest/gtest.h>
+
+#include "base/time.h"
+
+namespace foreshock {
+namespace {
+
+Decoder::Outcome Decode(const EsJsonDecoder& decoder, std::string_view text, LogRecord* record,
+                        std::string* why = nullptr) {
+  std::string ignored;
+  record->Clear();
+  return decoder.Decode(text, DecodeOptions{}, record, why == nullptr ? &ignored : why);
+}
+
+TEST(EsJsonDecoderTest, DecodesEcsServerRecord) {
+  const EsJsonDecoder decoder(EsJsonDecoder::Dialect::kEcs);
+  LogRecord record;
+  ASSERT_EQ(Decode(decoder,
+                   R"({"@timestamp":"2022-01-25T15:12:08.472Z", "log.level": "WARN", "message":"hello", )"
+                   R"("event.dataset":"elasticsearch.server","log.logger":"org.elasticsearch.Foo",)"
+                   R"("elasticsearch.node.name":"node-2","elasticsearch.cluster.name":"main"})",
+                   &record),
+            Decoder::Outcome::kDecoded);
+  EXPECT_EQ(FormatTimestamp(record.time), "2022-01-25T15:12:08.472Z");
+  EXPECT_EQ(record.level, Level::kWarn);
+  EXPECT_EQ(record.message(), "hello");
+  EXPECT_EQ(record.text, "hello");
+  EXPECT_EQ(record.node, "node-2");
+  EXPECT_EQ(record.cluster, "main");
+  EXPECT_EQ(record.logger, "org.elasticsearch.Foo");
+  EXPECT_EQ(record.dataset, "elasticsearch.server");
+}
+
+TEST(EsJsonDecoderTest, PatternsSeeEcsErrorFieldsAfterTheMessage) {
+  const EsJsonDecoder decoder(EsJsonDecoder::Dialect::kEcs);
+  LogRecord record;
+  ASSERT_EQ(Decode(decoder,
+                   R"({"@timestamp":"2026-11-29T02:54:11.482Z","log.level":"WARN","message":"status: 429",)"
+                   R"("error.type":"SearchPhaseExecutionException","error.message":"all shards failed",)"
+                   R"("error.stack_trace":"x\nCaused by: TooManyScrollContextsException: too many"})",
+                   &record),
+            Decoder::Outcome::kDecoded);
+  EXPECT_EQ(record.message(), "status: 429");
+  EXPECT_EQ(record.text,
+            "status: 429\nSearchPhaseExecutionException\nall shards failed\nx\nCaused by: "
+            "TooManyScrollContextsException: too many");
+}
+
+TEST(EsJsonDecoderTest, ReadsNestedCopiesOfDottedKeys) {
+  const EsJsonDecoder decoder(EsJsonDecoder::Dialect::kEcs);
+  LogRecord record;
+  ASSERT_EQ(Decode(decoder,
+                   R"({"@timestamp":"2026-11-29T02:54:11Z","log":{"level":"ERROR"},"message":"m",)"
+                   R"("elasticsearch":{"node":{"name":"n1"}}})",
+                   &record),
+            Decoder::Outcome::kDecoded);
+  EXPECT_EQ(record.level, Level::kError);
+  EXPECT_EQ(record.node, "n1");
+}
+
+TEST(EsJsonDecoderTest, DecodesEs7RecordWithStacktraceArray) {
+  const EsJsonDecoder decoder(EsJsonDecoder::Dialect::kEs7);
+  LogRecord record;
+  ASSERT_EQ(Decode(decoder,
+                   R"({"type": "server", "timestamp": "2019-01-18T08:55:08,159+0100", "level": "WARN", )"
+                   R"("component": "o.e.t.TransportService", "cluster.name": "c", "node.name": "es-1", )"
+                   R"("message": "failed", "stacktrace": ["org.elasticsearch.common.breaker.)"
+                   R"j(CircuitBreakingException: [parent] Data too large", "at x.y(Z.java:1)"]})j",
+                   &record),
+            Decoder::Outcome::kDecoded);
+  EXPECT_EQ(FormatTimestamp(record.time), "2019-01-18T07:55:08.159Z");
+  EXPECT_EQ(record.logger, "o.e.t.TransportService");
+  EXPECT_EQ(record.node, "es-1");
+  EXPECT_EQ(record.dataset, "server");
+  EXPECT_NE(record.text.find("\norg.elasticsearch.common.breaker.CircuitBreakingException"),
+            std::string::npos);
+}
+
+TEST(EsJsonDecoderTest, TellsForeignAndBrokenInputApart) {
+  const EsJsonDecoder ecs(EsJsonDecoder::Dialect::kEcs);
+  LogRecord record;
+  std::string why;
+  EXPECT_EQ(Decode(ecs, "[2026-11-29T02:54:11,123][INFO ][a] [n] plain", &record), Decoder::Outcome::kNotMine);
+  EXPECT_EQ(Decode(ecs, R"({"timestamp":"2019-01-18T08:55:08,159+0100","message":"es7"})", &record),
+            Decoder::Outcome::kNotMine);
+  EXPECT_EQ(Decode(ecs, R"({"@timestamp":"2026-11-29T02:54:11Z","message":"unterminated)", &record, &why),
+            Decoder::Outcome::kMalformed);
+  EXPECT_EQ(why, "invalid JSON");
+  EXPECT_EQ(Decode(ecs, R"({"@timestamp":12,"message":"m"})", &record, &why), Decoder::Outcome::kMalformed);
+  EXPECT_EQ(Decode(ecs, "{\"@timestamp\":\"2026-11-29T02:54:11Z\",\"message\":\"\xff\xfe\"}", &record, &why),
+            Decoder::Outcome::kMalformed);
+}
+
+TEST(EsJsonDecoderTest, KeepsARecordWhoseTimeDoesNotParse) {
+  const EsJsonDecoder ecs(EsJsonDecoder::Dialect::kEcs);
+  LogRecord record;
+  ASSERT_EQ(Decode(ecs, R"({"@timestamp":"yesterday","message":"m"})", &record), Decoder::Outcome::kDecoded);
+  EXPECT_FALSE(record.has_time);
+}
+
+}  // namespace
+}  // namespace foreshock

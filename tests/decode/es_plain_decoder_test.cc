@@ -1,0 +1,85 @@
+#include "decode/es_plain_decoder.h"
+
+#include <gtest/gtest.h>
+
+namespace foreshock {
+namespace {
+
+struct Case {
+  const char* line;
+  const char* time;
+  Level level;
+  const char* logger;
+  const char* node;
+  const char* message;
+};
+
+TEST(EsPlainDecoderTest, DecodesEveryPlainVariant) {
+  const Case cases[] = {
+      {"[2026-11-29T02:54:11,123][WARN ][o.e.s.SearchService] [node-2] too many", "2026-11-29T02:54:11.123Z",
+       Level::kWarn, "o.e.s.SearchService", "node-2", "too many"},
+      // ES 2.x: space in the stamp, padded short logger names.
+      {"[2016-09-20 07:01:33,260][WARN ][monitor.jvm              ] [Vindicator] [gc][old][1][2] duration [1m]",
+       "2016-09-20T07:01:33.260Z", Level::kWarn, "monitor.jvm", "Vindicator", "[gc][old][1][2] duration [1m]"},
+      // OpenSearch.
+      {"[2023-02-16T09:04:28,123][INFO ][o.o.n.Node               ] [os-1] started", "2023-02-16T09:04:28.123Z",
+       Level::kInfo, "o.o.n.Node", "os-1", "started"},
+      // Deprecation log: no node field, message starting with a bracketed word.
+      {"[2018-04-23T16:40:13,737][WARN ][o.e.d.a.a.i.t.p.PutIndexTemplateRequest] Deprecated field [template] used",
+       "2018-04-23T16:40:13.737Z", Level::kWarn, "o.e.d.a.a.i.t.p.PutIndexTemplateRequest", "",
+       "Deprecated field [template] used"},
+      // Slow log: node, then the shard in brackets.
+      {"[2018-06-29T10:06:14,933][INFO ][index.search.slowlog.query] [v_VJhjV] [metricbeat-6.3.0][0] took[4.5ms]",
+       "2018-06-29T10:06:14.933Z", Level::kInfo, "index.search.slowlog.query", "v_VJhjV",
+       "[metricbeat-6.3.0][0] took[4.5ms]"},
+  };
+  const EsPlainDecoder decoder;
+  for (const Case& c : cases) {
+    LogRecord record;
+    std::string why;
+    ASSERT_EQ(decoder.Decode(c.line, DecodeOptions{}, &record, &why), Decoder::Outcome::kDecoded) << c.line;
+    EXPECT_EQ(FormatTimestamp(record.time), c.time) << c.line;
+    EXPECT_EQ(record.level, c.level) << c.line;
+    EXPECT_EQ(record.logger, c.logger) << c.line;
+    EXPECT_EQ(record.node, c.node) << c.line;
+    EXPECT_EQ(record.message(), c.message) << c.line;
+  }
+}
+
+TEST(EsPlainDecoderTest, ContinuationLinesFollowTheMessage) {
+  const EsPlainDecoder decoder;
+  LogRecord record;
+  std::string why;
+  ASSERT_EQ(decoder.Decode("[2026-11-29T02:54:11,123][WARN ][r.suppressed] [n] path: /x\n"
+                           "Caused by: org.elasticsearch.ElasticsearchException: boom",
+                           DecodeOptions{}, &record, &why),
+            Decoder::Outcome::kDecoded);
+  EXPECT_EQ(record.message(), "path: /x");
+  EXPECT_EQ(record.text, "path: /x\nCaused by: org.elasticsearch.ElasticsearchException: boom");
+}
+
+TEST(EsPlainDecoderTest, ZoneLessTimeUsesTheConfiguredOffset) {
+  const EsPlainDecoder decoder;
+  LogRecord record;
+  std::string why;
+  DecodeOptions options;
+  options.zone_less_offset = std::chrono::hours(-5);
+  ASSERT_EQ(decoder.Decode("[2026-11-29T02:54:11,123][INFO ][a] [n] m", options, &record, &why),
+            Decoder::Outcome::kDecoded);
+  EXPECT_EQ(FormatTimestamp(record.time), "2026-11-29T07:54:11.123Z");
+}
+
+TEST(EsPlainDecoderTest, TellsForeignAndBrokenInputApart) {
+  const EsPlainDecoder decoder;
+  LogRecord record;
+  std::string why;
+  EXPECT_EQ(decoder.Decode("{\"json\":1}", DecodeOptions{}, &record, &why), Decoder::Outcome::kNotMine);
+  EXPECT_EQ(decoder.Decode("[not a time][INFO ][a] m", DecodeOptions{}, &record, &why),
+            Decoder::Outcome::kNotMine);
+  EXPECT_EQ(decoder.Decode("[2026-11-29T02:54:11,123] header cut short", DecodeOptions{}, &record, &why),
+            Decoder::Outcome::kMalformed);
+  EXPECT_NE(why.find("[level][logger]"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace foreshock

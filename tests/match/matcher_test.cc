@@ -1,0 +1,111 @@
+#include "match/matcher.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace foreshock {
+namespace {
+
+Pattern MakePattern(std::string id, std::string regex) {
+  Pattern pattern;
+  pattern.id = std::move(id);
+  pattern.regex = std::move(regex);
+  return pattern;
+}
+
+LogRecord MakeRecord(std::string text, size_t message_length = std::string::npos) {
+  LogRecord record;
+  record.text = std::move(text);
+  record.message_length = std::min(message_length, record.text.size());
+  return record;
+}
+
+std::vector<int> HitIds(const Matcher& matcher, const LogRecord& record) {
+  std::vector<PatternHit> hits;
+  matcher.Match(record, &hits);
+  std::vector<int> ids;
+  for (const PatternHit& hit : hits) ids.push_back(hit.pattern);
+  return ids;
+}
+
+TEST(MatcherTest, FindsHitsInsideExceptionTextAndCapturesTypedFields) {
+  Pattern scroll = MakePattern("t.scroll", R"(too many scroll contexts\. Must be less than or equal to: \[(?P<limit>\d+)\])");
+  scroll.fields["limit"] = FieldType::kInteger;
+  const Catalog catalog({scroll, MakePattern("t.other", "never here")}, {});
+  auto matcher = Matcher::Create(catalog, MatcherOptions{});
+  ASSERT_TRUE(matcher.ok());
+  const LogRecord record = MakeRecord(
+      "path: /_search, status: 429\nCaused by: TooManyScrollContextsException: Trying to create too many "
+      "scroll contexts. Must be less than or equal to: [500].",
+      27);
+  std::vector<PatternHit> hits;
+  (*matcher)->Match(record, &hits);
+  ASSERT_EQ(hits.size(), 1u);
+  EXPECT_EQ(hits[0].pattern, 0);
+  EXPECT_GT(hits[0].match_begin, record.message_length);
+  const Capture* limit = hits[0].Find("limit");
+  ASSERT_NE(limit, nullptr);
+  EXPECT_EQ(limit->text, "500");
+  EXPECT_EQ(limit->number, 500.0);
+}
+
+TEST(MatcherTest, FiltersApplyAfterTheRegexAndUnknownValuesPass) {
+  Pattern gc = MakePattern("t.gc", R"(overhead, spent)");
+  gc.min_level = Level::kWarn;
+  gc.logger_regex = "JvmGcMonitorService|monitor\\.jvm";
+  gc.datasets = {"elasticsearch.server"};
+  const Catalog catalog({gc}, {});
+  auto matcher = Matcher::Create(catalog, MatcherOptions{});
+  ASSERT_TRUE(matcher.ok());
+  LogRecord record = MakeRecord("[gc][1] overhead, spent [5s] collecting in the last [5.5s]");
+  record.level = Level::kWarn;
+  record.logger = "o.e.m.j.JvmGcMonitorService";
+  EXPECT_EQ(HitIds(**matcher, record), std::vector<int>{0});
+  record.level = Level::kInfo;
+  EXPECT_TRUE(HitIds(**matcher, record).empty()) << "INFO is below min_level";
+  record.level = Level::kUnknown;  // a format without levels cannot rule the hit out
+  EXPECT_EQ(HitIds(**matcher, record), std::vector<int>{0});
+  record.logger = "o.e.c.s.ClusterApplierService";
+  EXPECT_TRUE(HitIds(**matcher, record).empty()) << "wrong logger";
+  record.logger.clear();
+  record.dataset = "elasticsearch.slowlog";
+  EXPECT_TRUE(HitIds(**matcher, record).empty()) << "wrong dataset";
+}
+
+// With a budget too small for the Set's DFA, RE2 refuses to compile the Set (and reports a
+// DFA out of memory during a match only through ErrorInfo); the matcher must then match
+// pattern by pattern and find exactly what the Set would have found.
+TEST(MatcherTest, OutOfMemoryFallbackFindsTheSameHits) {
+  std::vector<Pattern> patterns;
+  for (int i = 0; i < 40; ++i) {
+    patterns.push_back(MakePattern("t.p" + std::to_string(i),
+                                   "(?i)word" + std::to_string(i) + R"([a-z]{3,9}\d+ .*(?:x|y){2}z)"));
+  }
+  const Catalog catalog(patterns, {});
+  auto roomy = Matcher::Create(catalog, MatcherOptions{});
+  MatcherOptions tiny_options;
+  tiny_options.max_mem = 8 << 10;
+  auto tiny = Matcher::Create(catalog, tiny_options);
+  ASSERT_TRUE(roomy.ok());
+  ASSERT_TRUE(tiny.ok());
+  std::string text;
+  for (int i = 0; i < 40; i += 3) text += "WORD" + std::to_string(i) + "abcd7 filler xyz\n";
+  text += std::string(20000, 'q');  // long input makes the DFA build many states
+  const LogRecord record = MakeRecord(text);
+  const std::vector<int> expected = HitIds(**roomy, record);
+  EXPECT_EQ(expected.size(), 14u);
+  EXPECT_EQ(HitIds(**tiny, record), expected);
+  EXPECT_EQ((*roomy)->fallback_count(), 0u);
+  EXPECT_GT((*tiny)->fallback_count(), 0u);
+}
+
+TEST(MatcherTest, EmptyCatalogMatchesNothing) {
+  const Catalog catalog({}, {});
+  auto matcher = Matcher::Create(catalog, MatcherOptions{});
+  ASSERT_TRUE(matcher.ok());
+  EXPECT_TRUE(HitIds(**matcher, MakeRecord("anything")).empty());
+}
+
+}  // namespace
+}  // namespace foreshock

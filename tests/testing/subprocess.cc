@@ -1,0 +1,177 @@
+#include "testing/subprocess.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "testing/test_paths.h"
+
+namespace foreshock::testing {
+namespace {
+
+void SetNonBlocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
+
+}  // namespace
+
+ProcessResult RunProcess(const std::vector<std::string>& argv, const ProcessOptions& options) {
+  ::signal(SIGPIPE, SIG_IGN);
+  int in[2], out[2], err[2];
+  if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0) {
+    ADD_FAILURE() << "pipe failed";
+    return {};
+  }
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::dup2(in[0], STDIN_FILENO);
+    ::dup2(out[1], STDOUT_FILENO);
+    ::dup2(err[1], STDERR_FILENO);
+    std::vector<char*> args;
+    for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+    args.push_back(nullptr);
+    ::execv(args[0], args.data());
+    ::_exit(127);
+  }
+  ::close(in[0]);
+  ::close(out[1]);
+  ::close(err[1]);
+  if (options.close_stdout_early) {
+    ::close(out[0]);
+    out[0] = -1;
+  }
+  SetNonBlocking(in[1]);
+  ProcessResult result;
+  size_t written = 0;
+  if (options.stdin_data.empty()) {
+    ::close(in[1]);
+    in[1] = -1;
+  }
+  const auto deadline = std::chrono::steady_clock::now() + options.timeout;
+  while (out[0] >= 0 || err[0] >= 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      ::kill(pid, SIGKILL);
+      ADD_FAILURE() << "child timed out: " << argv[0];
+      break;
+    }
+    pollfd fds[3] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}, {in[1], POLLOUT, 0}};
+    if (::poll(fds, 3, 100) < 0 && errno != EINTR) break;
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      char buf[65536];
+      const ssize_t got = ::read(fds[i].fd, buf, sizeof buf);
+      if (got > 0) {
+        (i == 0 ? result.out : result.err).append(buf, static_cast<size_t>(got));
+      } else if (got == 0 || errno != EAGAIN) {
+        ::close(fds[i].fd);
+        (i == 0 ? out[0] : err[0]) = -1;
+      }
+    }
+    if (in[1] >= 0 && (fds[2].revents & (POLLOUT | POLLERR | POLLHUP))) {
+      const ssize_t put = ::write(in[1], options.stdin_data.data() + written,
+                                  options.stdin_data.size() - written);
+      if (put > 0) written += static_cast<size_t>(put);
+      if (put < 0 && errno != EAGAIN) written = options.stdin_data.size();
+      if (written == options.stdin_data.size()) {
+        ::close(in[1]);
+        in[1] = -1;
+      }
+    }
+  }
+  if (in[1] >= 0) ::close(in[1]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return result;
+}
+
+ProcessResult RunForeshock(const std::vector<std::string>& args, const ProcessOptions& options) {
+  std::vector<std::string> argv = {kForeshockBinary};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return RunProcess(argv, options);
+}
+
+}  // namespace foreshock::testing
+
+namespace foreshock::testing {
+
+ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
+  ::signal(SIGPIPE, SIG_IGN);
+  int in[2], out[2];
+  if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) {
+    ADD_FAILURE() << "pipe failed";
+    return;
+  }
+  pid_ = ::fork();
+  if (pid_ == 0) {
+    ::dup2(in[0], STDIN_FILENO);
+    ::dup2(out[1], STDOUT_FILENO);
+    std::vector<char*> args;
+    for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+    args.push_back(nullptr);
+    ::execv(args[0], args.data());
+    ::_exit(127);
+  }
+  ::close(in[0]);
+  ::close(out[1]);
+  stdin_fd_ = in[1];
+  stdout_fd_ = out[0];
+}
+
+ChildProcess::~ChildProcess() {
+  if (pid_ > 0) {
+    ::kill(pid_, SIGKILL);
+    Wait();
+  }
+  CloseStdin();
+  if (stdout_fd_ >= 0) ::close(stdout_fd_);
+}
+
+void ChildProcess::Write(const std::string& data) {
+  size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t put = ::write(stdin_fd_, data.data() + done, data.size() - done);
+    if (put <= 0) {
+      ADD_FAILURE() << "write to child failed";
+      return;
+    }
+    done += static_cast<size_t>(put);
+  }
+}
+
+void ChildProcess::CloseStdin() {
+  if (stdin_fd_ >= 0) ::close(stdin_fd_);
+  stdin_fd_ = -1;
+}
+
+std::optional<std::string> ChildProcess::ReadLine(std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (true) {
+    if (const size_t newline = buffered_.find('\n'); newline != std::string::npos) {
+      std::string line = buffered_.substr(0, newline);
+      buffered_.erase(0, newline + 1);
+      return line;
+    }
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return std::nullopt;
+    pollfd fd{stdout_fd_, POLLIN, 0};
+    if (::poll(&fd, 1, static_cast<int>(left.count())) <= 0) continue;
+    char buf[4096];
+    const ssize_t got = ::read(stdout_fd_, buf, sizeof buf);
+    if (got <= 0) return std::nullopt;
+    buffered_.append(buf, static_cast<size_t>(got));
+  }
+}
+
+int ChildProcess::Wait() {
+  int status = 0;
+  ::waitpid(pid_, &status, 0);
+  pid_ = -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+}  // namespace foreshock::testing

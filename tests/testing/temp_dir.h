@@ -1,0 +1,29 @@
+#pragma once
+
+// TempDir is a fresh directory under $TMPDIR, removed with everything in it when the
+// object goes away. Tests write real files into it.
+
+#include <string>
+#include <string_view>
+
+namespace foreshock::testing {
+
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  const std::string& path() const { return path_; }
+  // Writes `contents` to path()/name and returns the full path.
+  std::string Write(std::string_view name, std::string_view contents) const;
+
+ private:
+  std::string path_;
+};
+
+// Reads a whole file; fails the current test if it cannot.
+std::string ReadFile(const std::string& path);
+
+}  // namespace foreshock::testing
