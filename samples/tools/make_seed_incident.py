@@ -105,6 +105,13 @@ def background(node, t):
                       % (rng.choice(INDICES), rng.randint(0, 4)), "masterService#updateTask][T#1") if is_master else \
             record(t, node, "INFO", "org.elasticsearch.monitor.fs.FsHealthService",
                    "health check of [/var/lib/elasticsearch] took [%dms]" % rng.randint(1, 30), "generic][T#2")
+    if roll < 0.86 and is_master:
+        index = rng.choice(INDICES[:4])
+        shard = rng.randint(0, 4)
+        return record(t, node, "INFO", "org.elasticsearch.cluster.action.shard.ShardStateAction",
+                      "[%s][%d] received shard started for [StartedShardEntry{shardId [[%s][%d]], allocationId [%s], primary term [4], message [after peer recovery]}]"
+                      % (index, shard, index, shard, "".join(rng.choice("abcdefghijkLMNOPQ0123456789") for _ in range(22))),
+                      "masterService#updateTask][T#1")
     if roll < 0.9:
         return record(t, node, "INFO", "org.elasticsearch.xpack.security.authc.TokenService",
                       "refreshed %d expired tokens" % rng.randint(0, 12), "generic][T#3")
@@ -189,6 +196,30 @@ def breaker(t, via_cluster_info=False):
                   "http_server_worker][T#%d" % rng.randint(1, 4), error)
 
 
+def slowlog_lines():
+    """node-2's search slow log (its own file, as ES 8 writes it): the export's scroll pages
+    slow down from ~80 ms to 600-700 ms after the line_items mapping change."""
+    node = "order-events-node-2"
+    lines = []
+    t = EXPORT_START
+    while t < RECOVERY:
+        t += dt.timedelta(milliseconds=rng.randint(3000, 12000))
+        took = rng.uniform(580, 720) if t < BREAKER else rng.uniform(900, 2400)
+        shard = rng.randint(0, 5)
+        line = ('{"@timestamp":"%s", "log.level":"WARN", "elasticsearch.slowlog.id":"order-events-exporter",'
+                '"elasticsearch.slowlog.message":"[order_events][%d]","elasticsearch.slowlog.search_type":"QUERY_THEN_FETCH",'
+                '"elasticsearch.slowlog.source":"{\\\"size\\\":5000,\\\"query\\\":{\\\"match_all\\\":{\\\"boost\\\":1.0}}}",'
+                '"elasticsearch.slowlog.stats":"[]","elasticsearch.slowlog.took":"%.1fms","elasticsearch.slowlog.took_millis":"%d",'
+                '"elasticsearch.slowlog.total_hits":"600412877 hits","elasticsearch.slowlog.total_shards":"6" , "ecs.version": "1.2.0",'
+                '"service.name":"ES_ECS","event.dataset":"elasticsearch.index_search_slowlog",'
+                '"process.thread.name":"elasticsearch[%s][search][T#%d]","log.logger":"index.search.slowlog.query",'
+                '"elasticsearch.cluster.uuid":"%s","elasticsearch.node.id":"%s","elasticsearch.node.name":"%s",'
+                '"elasticsearch.cluster.name":"%s"}') % (
+            stamp(t), shard, took, int(took), node, rng.randint(1, 6), CLUSTER_UUID, NODES[node], node, CLUSTER)
+        lines.append((t, line))
+    return lines
+
+
 def node_lines(node):
     lines = []
     t = START
@@ -230,6 +261,12 @@ def main():
                 out.write(line + "\n")
         total += len(lines)
         print("%s: %d lines" % (node, len(lines)))
+    slow = slowlog_lines()
+    with open(os.path.join(OUT, "order-events-node-2_index_search_slowlog.json"), "w") as out:
+        for _, line in slow:
+            out.write(line + "\n")
+    total += len(slow)
+    print("order-events-node-2 search slow log: %d lines" % len(slow))
     print("total: %d lines" % total)
 
 

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <initializer_list>
+
 #include "base/timestamp_parser.h"
 
 namespace foreshock {
@@ -9,23 +11,27 @@ namespace {
 
 using Json = nlohmann::json;
 
+// Each field lists the keys to try, in order: 8.0 snapshots and slow logs wrote some fields
+// under other names than the final ECS layout.
 struct FieldMap {
-  const char* time;
-  const char* level;
-  const char* logger;
-  const char* node;
-  const char* cluster;
-  const char* dataset;
+  std::initializer_list<const char*> time;
+  std::initializer_list<const char*> message;
+  std::initializer_list<const char*> level;
+  std::initializer_list<const char*> logger;
+  std::initializer_list<const char*> node;
+  std::initializer_list<const char*> cluster;
+  std::initializer_list<const char*> dataset;
 };
 
-constexpr FieldMap kEcsFields{"@timestamp",
-                              "log.level",
-                              "log.logger",
-                              "elasticsearch.node.name",
-                              "elasticsearch.cluster.name",
-                              "event.dataset"};
-constexpr FieldMap kEs7Fields{"timestamp", "level", "component", "node.name", "cluster.name",
-                              "type"};
+const FieldMap kEcsFields{{"@timestamp"},
+                          {"message", "elasticsearch.slowlog.message"},
+                          {"log.level"},
+                          {"log.logger"},
+                          {"elasticsearch.node.name", "node.name"},
+                          {"elasticsearch.cluster.name", "cluster.name"},
+                          {"event.dataset", "type"}};
+const FieldMap kEs7Fields{{"timestamp"}, {"message"},      {"level"}, {"component"},
+                          {"node.name"}, {"cluster.name"}, {"type"}};
 
 // Finds `dotted` as a flat key ("log.level"), then as a nested path (log -> level).
 const Json* Lookup(const Json& object, std::string_view dotted) {
@@ -43,9 +49,17 @@ const Json* Lookup(const Json& object, std::string_view dotted) {
   return current;
 }
 
-// Copies a string field into *out; other types are ignored.
-void CopyString(const Json& object, const char* key, std::string* out) {
-  const Json* value = Lookup(object, key);
+// The first of `keys` that is present.
+const Json* LookupAny(const Json& object, std::initializer_list<const char*> keys) {
+  for (const char* key : keys) {
+    if (const Json* value = Lookup(object, key)) return value;
+  }
+  return nullptr;
+}
+
+// Copies the first of `keys` holding a string into *out; other types are ignored.
+void CopyString(const Json& object, std::initializer_list<const char*> keys, std::string* out) {
+  const Json* value = LookupAny(object, keys);
   if (value != nullptr && value->is_string()) *out = value->get_ref<const std::string&>();
 }
 
@@ -80,11 +94,11 @@ Decoder::Outcome EsJsonDecoder::Decode(std::string_view text, const DecodeOption
     return Outcome::kMalformed;
   }
   const FieldMap& fields = dialect_ == Dialect::kEcs ? kEcsFields : kEs7Fields;
-  const Json* time = Lookup(object, fields.time);
-  const Json* message = Lookup(object, "message");
+  const Json* time = LookupAny(object, fields.time);
+  const Json* message = LookupAny(object, fields.message);
   if (time == nullptr || message == nullptr) return Outcome::kNotMine;
   if (!time->is_string() || !message->is_string()) {
-    *why = std::string("\"") + fields.time + "\" and \"message\" must be strings";
+    *why = std::string("\"") + *fields.time.begin() + "\" and the message must be strings";
     return Outcome::kMalformed;
   }
   const std::string& stamp = time->get_ref<const std::string&>();

@@ -51,7 +51,7 @@ const std::vector<std::string> kSeedAlerts = {
     "2026-11-29T03:04:18.201Z escalated critical es.chain.scroll_leak order-events-node-2 stage=2",
     "2026-11-29T03:13:02.117Z escalated critical es.chain.scroll_leak order-events-node-2 stage=3 "
     "lead=1130.635",
-    "2026-11-29T04:06:38.519Z resolved info es.chain.scroll_leak order-events-node-2 stage=3",
+    "2026-11-29T04:06:22.735Z resolved info es.chain.scroll_leak order-events-node-2 stage=3",
 };
 
 std::vector<std::string> Summaries(const ProcessResult& result) {
@@ -60,8 +60,12 @@ std::vector<std::string> Summaries(const ProcessResult& result) {
   return out;
 }
 
+std::string SlowLog() {
+  return std::string(testing::kSamplesDir) + "/seed-incident/order-events-node-2_index_search_slowlog.json";
+}
+
 TEST(ScanCommandTest, SeedIncidentWarnsTwentyMinutesEarlyOnNodeTwoOnly) {
-  const ProcessResult result = RunForeshock({"scan", Sample("1"), Sample("2"), Sample("3")});
+  const ProcessResult result = RunForeshock({"scan", Sample("1"), Sample("2"), Sample("3"), SlowLog()});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(Summaries(result), kSeedAlerts);
   for (const json& alert : Alerts(result)) {
@@ -73,10 +77,11 @@ TEST(ScanCommandTest, SeedIncidentWarnsTwentyMinutesEarlyOnNodeTwoOnly) {
   EXPECT_EQ(result.out.find("order-events-node-3"), std::string::npos);
   const json first = Alerts(result).front();
   EXPECT_EQ(first["foreshock"]["fields"]["max_scroll_contexts"], 500);
-  EXPECT_EQ(first["foreshock"]["evidence"][0]["source"], Sample("2") + ":513");
+  EXPECT_EQ(first["foreshock"]["evidence"][0]["source"], Sample("2") + ":516");
   EXPECT_NE(first["foreshock"]["runbook"].get<std::string>().find("DELETE _search/scroll/_all"),
             std::string::npos);
-  EXPECT_NE(result.err.find("4148 records"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("4695 records"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("0 malformed, 0 unrecognized"), std::string::npos) << result.err;
 }
 
 TEST(ScanCommandTest, InputOrderDoesNotChangeTheAlerts) {
@@ -92,7 +97,7 @@ TEST(ScanCommandTest, ReadsStdinAsAPipe) {
   const ProcessResult result = RunForeshock({"scan"}, options);
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(Summaries(result), kSeedAlerts);
-  EXPECT_EQ(Alerts(result)[0]["foreshock"]["evidence"][0]["source"], "stdin:513");
+  EXPECT_EQ(Alerts(result)[0]["foreshock"]["evidence"][0]["source"], "stdin:516");
 }
 
 // Behind `journalctl -f`: each alert is on stdout as soon as its line is read, long before

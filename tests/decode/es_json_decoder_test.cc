@@ -48,6 +48,24 @@ TEST(EsJsonDecoderTest, PatternsSeeEcsErrorFieldsAfterTheMessage) {
             "TooManyScrollContextsException: too many");
 }
 
+// ES 8 slow logs carry no "message": the slow-log message stands in for it. 8.0 snapshots
+// wrote the node under "node.name".
+TEST(EsJsonDecoderTest, DecodesEcsSlowLogsAndSnapshotFieldNames) {
+  const EsJsonDecoder decoder(EsJsonDecoder::Dialect::kEcs);
+  LogRecord record;
+  ASSERT_EQ(Decode(decoder,
+                   R"({"@timestamp":"2022-01-27T11:36:49.421Z", "log.level":"TRACE", )"
+                   R"("elasticsearch.slowlog.message":"[test_1/8pT6xiN_Tt-dcJWRR3LX6A]",)"
+                   R"("elasticsearch.slowlog.took":"31.9ms","event.dataset":"elasticsearch.index_indexing_slowlog",)"
+                   R"("log.logger":"index.indexing.slowlog.index","node.name":"runTask-0"})",
+                   &record),
+            Decoder::Outcome::kDecoded);
+  EXPECT_EQ(record.message(), "[test_1/8pT6xiN_Tt-dcJWRR3LX6A]");
+  EXPECT_EQ(record.level, Level::kTrace);
+  EXPECT_EQ(record.dataset, "elasticsearch.index_indexing_slowlog");
+  EXPECT_EQ(record.node, "runTask-0");
+}
+
 TEST(EsJsonDecoderTest, ReadsNestedCopiesOfDottedKeys) {
   const EsJsonDecoder decoder(EsJsonDecoder::Dialect::kEcs);
   LogRecord record;
