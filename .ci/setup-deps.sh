@@ -8,7 +8,7 @@ set -euo pipefail
 build_packages=(
   build-essential cmake pkg-config
   libre2-dev libboost-program-options-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
-  libyaml-cpp-dev zlib1g-dev
+  libyaml-cpp-dev zlib1g-dev tzdata
 )
 test_packages=(
   libgtest-dev libgmock-dev python3

@@ -26,9 +26,10 @@ void AddCatalogOptions(po::options_description* description, CommonOptions* opti
 void AddInputOptions(po::options_description* description, CommonOptions* options) {
   description->add_options()
       ("format", po::value(&options->format)->default_value("auto"),
-       "input format: auto, ecs, es-json, es-plain")
+       "input format: auto; ecs, es-json, es-plain, text; or an envelope: journald-json, "
+       "journald-text, filebeat, docker-json, cri, kubectl, compose")
       ("timezone", po::value(&options->timezone)->default_value("UTC"),
-       "zone of timestamps that carry none, as a UTC offset (+01:00)")
+       "zone of timestamps that carry none: UTC, an offset (+01:00) or a name (Europe/Paris)")
       ("node", po::value(&options->node),
        "node name for records that carry none (default: the input's file name)")
       ("max-line-bytes", po::value(&options->max_line_bytes)->default_value(1 << 20),
@@ -89,12 +90,9 @@ std::unique_ptr<const Catalog> LoadConfiguredCatalog(const CommonOptions& option
 Result<RecordReaderOptions> ReaderOptions(const CommonOptions& options) {
   RecordReaderOptions reader;
   reader.format = options.format;
-  auto offset = ParseUtcOffset(options.timezone);
-  if (!offset) {
-    return Status::InvalidArgument("--timezone '" + options.timezone +
-                                   "' is not a UTC offset such as UTC, +01:00 or -0530");
-  }
-  reader.decode.zone_less_offset = *offset;
+  auto zone = TimeZone::Parse(options.timezone);
+  if (!zone.ok()) return zone.status();
+  reader.zone = std::make_shared<const TimeZone>(std::move(zone).value());
   if (options.max_line_bytes < 64) {
     return Status::InvalidArgument("--max-line-bytes must be at least 64");
   }

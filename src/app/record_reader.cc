@@ -5,45 +5,71 @@
 namespace foreshock {
 namespace {
 
-constexpr uint64_t kReportedBadRecords = 5;  // per input; the rest only counted
+// Problems reported per input: the first few, then at most one per interval with a count
+// of what was left unsaid, so a flood of garbage cannot flood stderr.
+constexpr uint64_t kReportedFreely = 5;
+constexpr auto kReportInterval = std::chrono::seconds(10);
+
+bool IsCompressed(std::string_view head) {
+  return (head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f &&
+          static_cast<unsigned char>(head[1]) == 0x8b) ||
+         (head.size() >= 4 && head.substr(0, 4) == std::string_view("\x28\xb5\x2f\xfd", 4));
+}
 
 }  // namespace
 
 Result<std::unique_ptr<RecordReader>> RecordReader::Create(std::unique_ptr<Source> source,
                                                            const RecordReaderOptions& options) {
-  auto decoders = DecoderSet::Create(options.format);
-  if (!decoders.ok()) return decoders.status();
-  return std::unique_ptr<RecordReader>(
-      new RecordReader(std::move(source), std::move(decoders).value(), options));
+  const bool envelope = EnvelopeUnwrapper::Knows(options.format);
+  auto decoders = DecoderSet::Create(envelope ? "auto" : options.format);
+  if (!decoders.ok()) {
+    std::string known = "auto";
+    for (const FormatInfo& info : KnownFormats()) known += ", " + std::string(info.name);
+    for (std::string_view name : EnvelopeNames()) known += ", " + std::string(name);
+    return Status::InvalidArgument("unknown format '" + options.format + "' (known: " + known + ")");
+  }
+  return std::unique_ptr<RecordReader>(new RecordReader(
+      std::move(source), std::move(decoders).value(), options, envelope ? options.format : "auto"));
 }
 
 RecordReader::RecordReader(std::unique_ptr<Source> source, std::unique_ptr<DecoderSet> decoders,
-                           const RecordReaderOptions& options)
+                           const RecordReaderOptions& options, std::string envelope_format)
     : source_(std::move(source)),
       decoders_(std::move(decoders)),
       options_(options),
       framer_(options.max_line_bytes),
-      assembler_(options.record_limits) {}
+      envelopes_(std::move(envelope_format), options.max_line_bytes, options.zone.get()),
+      assembler_(options.record_limits) {
+  decode_options_.zone = options_.zone.get();
+}
 
 void RecordReader::Frame(std::string_view bytes) {
   auto on_record = [this](const RawRecord& raw) { Queue(raw); };
   framer_.Feed(bytes, [&](std::string_view line, bool truncated) {
-    assembler_.Add(line, truncated, ++line_number_, on_record);
+    ++line_number_;
+    envelopes_.Add(line, [&](std::string_view inner, const EnvelopeHints& hints, std::string_view envelope) {
+      assembler_.Add(inner, truncated, line_number_, hints, envelope, on_record);
+    });
   });
-}
-
-void RecordReader::Queue(const RawRecord& raw) {
-  // Counted here, decoded or not: a cut line is data lost to --max-line-bytes either way.
-  if (raw.truncated) ++stats_.truncated;
-  ready_.push_back(Pending{std::string(raw.text), raw.first_line, raw.truncated});
 }
 
 void RecordReader::FlushAll() {
   auto on_record = [this](const RawRecord& raw) { Queue(raw); };
   framer_.Flush([&](std::string_view line, bool truncated) {
-    assembler_.Add(line, truncated, ++line_number_, on_record);
+    ++line_number_;
+    envelopes_.Add(line, [&](std::string_view inner, const EnvelopeHints& hints, std::string_view envelope) {
+      assembler_.Add(inner, truncated, line_number_, hints, envelope, on_record);
+    });
   });
   assembler_.Flush(on_record);
+}
+
+void RecordReader::Queue(const RawRecord& raw) {
+  // Counted here, decoded or not: a cut line is data lost to --max-line-bytes either way.
+  if (raw.truncated) ++stats_.truncated;
+  ready_.push_back(Pending{std::string(raw.text), raw.first_line, raw.truncated,
+                           raw.hints != nullptr ? *raw.hints : EnvelopeHints{},
+                           std::string(raw.envelope)});
 }
 
 Result<RecordReader::Next> RecordReader::Read(LogRecord* record, Duration wait) {
@@ -57,6 +83,17 @@ Result<RecordReader::Next> RecordReader::Read(LogRecord* record, Duration wait) 
     const Duration read_wait = assembler_.has_pending() ? std::min(wait, options_.quiet_flush) : wait;
     auto state = source_->Read(&buffer_, read_wait);
     if (!state.ok()) return state.status();
+    if (!checked_magic_ && !buffer_.empty()) {
+      checked_magic_ = true;
+      if (IsCompressed(buffer_)) {
+        spdlog::warn("{}: compressed data (gzip or zstd) passed over; decompress it first "
+                     "(zcat FILE | foreshock scan) or use replay",
+                     source_->name());
+        ++stats_.unreadable;
+        ended_ = true;
+        return Next::kEnd;
+      }
+    }
     switch (*state) {
       case Source::ReadState::kData:
         stats_.bytes += buffer_.size();
@@ -83,39 +120,61 @@ bool RecordReader::DecodeNext(LogRecord* record) {
   std::string why;
   std::string_view format;
   const Decoder::Outcome outcome =
-      decoders_->Decode(pending.text, options_.decode, record, &why, &format);
-  if (outcome != Decoder::Outcome::kDecoded) {
-    if (outcome == Decoder::Outcome::kMalformed) {
-      ++stats_.malformed;
-    } else {
-      ++stats_.unrecognized;
-      why = "not in a log format foreshock reads";
-    }
-    ReportBadRecord(pending, why);
-    return false;
+      decoders_->Decode(pending.text, decode_options_, record, &why, &format);
+  if (outcome == Decoder::Outcome::kMalformed) {
+    ++stats_.malformed;
+    Report(pending, why + (format.empty() ? "; passed over" : "; searched as plain text"));
+  } else if (outcome == Decoder::Outcome::kNotMine) {
+    ++stats_.unreadable;
+    Report(pending, "binary data or invalid UTF-8 in no known format; passed over");
   }
+  if (format.empty()) return false;
   ++stats_.records;
+  const std::string key = pending.envelope + "/" + std::string(format);
+  if (stats_.formats[key]++ == 0) stats_.format_examples[key] = pending.text.substr(0, 300);
   record->source = source_->name();
   record->line_number = pending.line;
   record->truncated = pending.truncated;
-  if (record->has_time) {
-    last_time_ = record->time;
-    have_time_ = true;
-  } else {
-    ++stats_.no_time;
-    record->time = last_time_;
-    record->has_time = have_time_;
-  }
-  if (record->node.empty()) record->node = options_.default_node;
+  ApplyHints(pending, record);
   return true;
 }
 
-void RecordReader::ReportBadRecord(const Pending& pending, std::string_view why) {
-  const uint64_t bad = stats_.malformed + stats_.unrecognized;
-  if (bad > kReportedBadRecords) return;
-  spdlog::warn("{}:{}: passed over a record: {}{}", source_->name(), pending.line, why,
-               bad == kReportedBadRecords ? " (further bad records in this input are only counted)"
-                                          : "");
+void RecordReader::ApplyHints(const Pending& pending, LogRecord* record) {
+  const EnvelopeHints& hints = pending.hints;
+  if (!record->has_time && hints.time) {
+    record->time = *hints.time;
+    record->has_time = true;
+  }
+  if (record->level == Level::kUnknown) record->level = hints.level;
+  if (record->logger.empty()) record->logger = hints.logger;
+  if (record->cluster.empty()) record->cluster = hints.cluster;
+  if (record->dataset.empty()) record->dataset = hints.dataset;
+  if (record->node.empty()) record->node = !hints.node.empty() ? hints.node : hints.host;
+  if (record->node.empty()) record->node = options_.default_node;
+  record->file = hints.file;
+  if (record->has_time) {
+    last_time_ = record->time;
+    have_time_ = true;
+    return;
+  }
+  ++stats_.no_time;
+  record->has_time = true;
+  record->time = have_time_ ? last_time_
+                            : std::chrono::time_point_cast<Duration>(std::chrono::system_clock::now());
+}
+
+void RecordReader::Report(const Pending& pending, std::string_view why) {
+  const auto now = std::chrono::steady_clock::now();
+  if (reported_ >= kReportedFreely && now < report_window_) {
+    ++suppressed_;
+    return;
+  }
+  ++reported_;
+  std::string more;
+  if (suppressed_ > 0) more = " (" + std::to_string(suppressed_) + " more not shown)";
+  spdlog::warn("{}:{}: {}{}", source_->name(), pending.line, why, more);
+  suppressed_ = 0;
+  if (reported_ >= kReportedFreely) report_window_ = now + kReportInterval;
 }
 
 }  // namespace foreshock

@@ -1,20 +1,27 @@
 #pragma once
 
 // RecordReader turns one input into decoded records: Source bytes -> LineFramer lines ->
-// RecordAssembler records -> DecoderSet. It owns the input's counters, gives records with
-// no timestamp the previous record's time and records with no node the input's default
-// node, and passes over what cannot be decoded (counted, reported on stderr at a bounded
-// rate). On a quiet stream it flushes a pending multi-line record after `quiet_flush`, so
-// the last record of a burst is never held until the next line arrives.
-// Not thread-safe.
+// EnvelopeUnwrapper (journald, Filebeat, containers) -> RecordAssembler records ->
+// DecoderSet. It owns the input's counters. A record missing a time, level or node takes it
+// from its envelope (journal stamp, _HOSTNAME, PRIORITY, Filebeat host.name); one still
+// without a time takes the previous record's (or, before the first, the wall clock's), one
+// without a node takes the input's default node. A record in a known format but broken
+// (invalid JSON) is counted as malformed and still searched as text; binary data is counted
+// and passed over. Problems are reported on stderr at a bounded rate. On a quiet stream a
+// pending multi-line record is flushed after `quiet_flush`, so the last record of a burst is
+// never held until the next line arrives. Not thread-safe.
 
+#include <chrono>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <string>
 
 #include "base/result.h"
+#include "base/time_zone.h"
 #include "decode/decoder_registry.h"
+#include "framing/envelope.h"
 #include "framing/line_framer.h"
 #include "framing/record_assembler.h"
 #include "input/source.h"
@@ -22,8 +29,8 @@
 namespace foreshock {
 
 struct RecordReaderOptions {
-  std::string format = "auto";
-  DecodeOptions decode;
+  std::string format = "auto";  // "auto", an envelope name, or a decoder name
+  std::shared_ptr<const TimeZone> zone = std::make_shared<TimeZone>(TimeZone::Utc());
   size_t max_line_bytes = 1 << 20;
   AssemblerLimits record_limits;
   Duration quiet_flush = std::chrono::seconds(1);
@@ -34,16 +41,21 @@ struct InputStats {
   uint64_t bytes = 0;
   uint64_t lines = 0;
   uint64_t records = 0;
-  uint64_t malformed = 0;     // in a known format but broken (invalid JSON, bad header)
-  uint64_t unrecognized = 0;  // in no format foreshock reads
-  uint64_t truncated = 0;     // cut to --max-line-bytes or the record caps
-  uint64_t no_time = 0;       // carried no timestamp; inherited the previous record's
+  uint64_t malformed = 0;   // in a known format but broken (still searched as text)
+  uint64_t unreadable = 0;  // binary data or invalid UTF-8 in no known format: passed over
+  uint64_t truncated = 0;   // cut to --max-line-bytes or the record caps
+  uint64_t no_time = 0;     // carried no timestamp; took the previous record's
+  // Records per "envelope/format" ("journald-json/es-plain", "/ecs"), with the first line of
+  // each, for --explain-format.
+  std::map<std::string, uint64_t> formats;
+  std::map<std::string, std::string> format_examples;
 };
 
 class RecordReader {
  public:
   enum class Next { kRecord, kIdle, kEnd };
 
+  // Fails when options.format names no envelope or format.
   static Result<std::unique_ptr<RecordReader>> Create(std::unique_ptr<Source> source,
                                                       const RecordReaderOptions& options);
 
@@ -59,28 +71,36 @@ class RecordReader {
     std::string text;
     uint64_t line = 0;
     bool truncated = false;
+    EnvelopeHints hints;
+    std::string envelope;
   };
 
   RecordReader(std::unique_ptr<Source> source, std::unique_ptr<DecoderSet> decoders,
-               const RecordReaderOptions& options);
+               const RecordReaderOptions& options, std::string envelope_format);
   void Frame(std::string_view bytes);
-  void Queue(const RawRecord& raw);
   void FlushAll();
+  void Queue(const RawRecord& raw);
   bool DecodeNext(LogRecord* record);
-  void ReportBadRecord(const Pending& pending, std::string_view why);
+  void ApplyHints(const Pending& pending, LogRecord* record);
+  void Report(const Pending& pending, std::string_view why);
 
   std::unique_ptr<Source> source_;
   std::unique_ptr<DecoderSet> decoders_;
   RecordReaderOptions options_;
+  DecodeOptions decode_options_;
   LineFramer framer_;
+  EnvelopeUnwrapper envelopes_;
   RecordAssembler assembler_;
   std::deque<Pending> ready_;
   std::string buffer_;
   uint64_t line_number_ = 0;
   bool ended_ = false;
-  bool idle_since_data_ = false;
+  bool checked_magic_ = false;
   TimePoint last_time_{};
   bool have_time_ = false;
+  uint64_t reported_ = 0;
+  std::chrono::steady_clock::time_point report_window_{};
+  uint64_t suppressed_ = 0;
   InputStats stats_;
 };
 

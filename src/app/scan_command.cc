@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 
 #include "app/common_options.h"
@@ -34,15 +35,15 @@ void LogSummary(const std::vector<std::unique_ptr<RecordReader>>& readers, const
     total.lines += stats.lines;
     total.records += stats.records;
     total.malformed += stats.malformed;
-    total.unrecognized += stats.unrecognized;
+    total.unreadable += stats.unreadable;
     total.truncated += stats.truncated;
     total.no_time += stats.no_time;
   }
   const PipelineSummary& summary = pipeline.summary();
-  spdlog::info("{} lines, {} records, {} pattern hits, {} alerts; passed over: {} malformed, {} "
-               "unrecognized; {} truncated, {} without a timestamp",
+  spdlog::info("{} lines, {} records, {} pattern hits, {} alerts; {} malformed (searched as text), "
+               "{} unreadable (passed over), {} truncated, {} without a timestamp",
                total.lines, total.records, summary.hits, summary.alerts, total.malformed,
-               total.unrecognized, total.truncated, total.no_time);
+               total.unreadable, total.truncated, total.no_time);
   const CorrelatorStats& correlator = pipeline.correlator_stats();
   if (correlator.evicted > 0) {
     spdlog::warn("{} correlation groups were evicted to stay within the state bound",
@@ -50,17 +51,48 @@ void LogSummary(const std::vector<std::unique_ptr<RecordReader>>& readers, const
   }
 }
 
+// --explain-format: reads up to `limit` records of each input and prints, per input, which
+// envelope and format decoded how many records, with the first line of each.
+int ExplainFormats(const std::vector<std::unique_ptr<RecordReader>>& readers) {
+  constexpr int kLimit = 1000;
+  for (const auto& reader : readers) {
+    LogRecord record;
+    for (int read = 0; read < kLimit;) {
+      auto next = reader->Read(&record, std::chrono::seconds(1));
+      if (!next.ok()) return UsageError(next.status().message());
+      if (*next != RecordReader::Next::kRecord) break;
+      ++read;
+    }
+    const InputStats& stats = reader->stats();
+    std::printf("%s: %llu records in %llu lines (%llu malformed, %llu unreadable)\n",
+                reader->name().c_str(), static_cast<unsigned long long>(stats.records),
+                static_cast<unsigned long long>(stats.lines),
+                static_cast<unsigned long long>(stats.malformed),
+                static_cast<unsigned long long>(stats.unreadable));
+    for (const auto& [key, count] : stats.formats) {
+      const size_t slash = key.find('/');
+      const std::string envelope = slash == 0 ? "no envelope" : "envelope " + key.substr(0, slash);
+      std::printf("  %6llu  format %-9s %s\n         first: %s\n", static_cast<unsigned long long>(count),
+                  key.substr(slash + 1).c_str(), envelope.c_str(), stats.format_examples.at(key).c_str());
+    }
+  }
+  return kExitOk;
+}
+
 }  // namespace
 
 int RunScan(const Args& args) {
   CommonOptions common;
   bool fail_on_alert = false;
+  bool explain_format = false;
   po::options_description options("Options");
   AddCatalogOptions(&options, &common);
   AddInputOptions(&options, &common);
   AddLoggingOption(&options, &common);
   options.add_options()("fail-on-alert", po::bool_switch(&fail_on_alert),
-                        "exit 1 when an alert at warning or above fired");
+                        "exit 1 when an alert at warning or above fired")(
+      "explain-format", po::bool_switch(&explain_format),
+      "print which envelope and format each input was read as, and why, instead of alerts");
   po::variables_map values;
   if (auto stop = ParseArgs(args, "foreshock scan [OPTIONS] [FILE|-]...", options, "input", &values)) {
     return *stop;
@@ -95,6 +127,8 @@ int RunScan(const Args& args) {
     if (!reader.ok()) return UsageError(reader.status().message());
     readers.push_back(std::move(reader).value());
   }
+
+  if (explain_format) return ExplainFormats(readers);
 
   std::vector<std::unique_ptr<Sink>> sinks;
   sinks.push_back(std::make_unique<JsonLinesSink>(STDOUT_FILENO));

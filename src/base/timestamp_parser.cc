@@ -42,7 +42,7 @@ std::optional<Duration> ParseOffsetAt(std::string_view text, size_t pos, size_t*
 
 }  // namespace
 
-std::optional<ParsedTimestamp> ParseTimestamp(std::string_view text, Duration zone_less_offset) {
+std::optional<ParsedTimestamp> ParseTimestamp(std::string_view text, const TimeZone& zone) {
   using namespace std::chrono;
   // YYYY-MM-DD[T ]HH:MM:SS
   const int y = ReadDigits(text, 0, 4);
@@ -73,16 +73,13 @@ std::optional<ParsedTimestamp> ParseTimestamp(std::string_view text, Duration zo
     if (pos == digits_start) return std::nullopt;
   }
 
-  Duration offset = zone_less_offset;
-  size_t offset_length = 0;
-  if (auto parsed = ParseOffsetAt(text, pos, &offset_length)) {
-    offset = *parsed;
-    pos += offset_length;
-  }
-
   const TimePoint local = sys_days(ymd) + hours(h) + minutes(mi) + seconds(s) +
                           microseconds(fraction_micros);
-  return ParsedTimestamp{local - offset, pos};
+  size_t offset_length = 0;
+  if (auto offset = ParseOffsetAt(text, pos, &offset_length)) {
+    return ParsedTimestamp{local - *offset, pos + offset_length};
+  }
+  return ParsedTimestamp{local - zone.OffsetAtLocal(local), pos};
 }
 
 std::optional<Duration> ParseUtcOffset(std::string_view text) {

@@ -69,6 +69,7 @@ void AddEvidence(const LogRecord& record, const PatternHit& hit, const std::stri
   entry.time = record.time;
   entry.pattern = pattern_id;
   entry.source = std::string(record.source) + ":" + std::to_string(record.line_number);
+  if (!record.file.empty()) entry.source += " (" + record.file + ")";
   entry.message = std::string(record.message());
   if (hit.match_begin >= record.message_length) {
     const std::string_view line = LineAt(record.text, hit.match_begin);

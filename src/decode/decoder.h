@@ -8,12 +8,13 @@
 #include <string_view>
 
 #include "base/time.h"
+#include "base/time_zone.h"
 #include "decode/log_record.h"
 
 namespace foreshock {
 
 struct DecodeOptions {
-  Duration zone_less_offset{0};  // --timezone, for stamps that carry no zone
+  const TimeZone* zone = &TimeZone::Utc();  // --timezone, for stamps that carry none
 };
 
 class Decoder {

@@ -4,6 +4,7 @@
 
 #include "decode/es_json_decoder.h"
 #include "decode/es_plain_decoder.h"
+#include "decode/text_decoder.h"
 
 namespace foreshock {
 namespace {
@@ -21,6 +22,8 @@ const std::vector<FormatRow>& FormatTable() {
        [] { return std::make_unique<EsJsonDecoder>(EsJsonDecoder::Dialect::kEs7); }},
       {{"es-plain", "Elasticsearch/OpenSearch plain text: [time][LEVEL][logger] [node] msg"},
        [] { return std::make_unique<EsPlainDecoder>(); }},
+      {{"text", "any other readable line (JVM errors, bare exception text); no time of its own"},
+       [] { return std::make_unique<TextDecoder>(); }},
   };
   return table;
 }
@@ -39,9 +42,12 @@ const std::vector<FormatInfo>& KnownFormats() {
 Result<std::unique_ptr<DecoderSet>> DecoderSet::Create(std::string_view format) {
   std::vector<std::unique_ptr<Decoder>> decoders;
   for (const FormatRow& row : FormatTable()) {
-    if (format == "auto" || format == row.info.name) decoders.push_back(row.make());
+    // Text stays the last resort of a forced format too: nothing readable is lost.
+    if (format == "auto" || format == row.info.name || row.info.name == "text") {
+      decoders.push_back(row.make());
+    }
   }
-  if (decoders.empty()) {
+  if (format != "auto" && decoders.size() == 1 && format != "text") {
     std::string known = "auto";
     for (const FormatInfo& info : KnownFormats()) known += ", " + std::string(info.name);
     return Status::InvalidArgument("unknown format '" + std::string(format) + "' (known: " +
@@ -57,6 +63,8 @@ Decoder::Outcome DecoderSet::Decode(std::string_view text, const DecodeOptions& 
                                     LogRecord* record, std::string* why,
                                     std::string_view* format) {
   Decoder::Outcome result = Decoder::Outcome::kNotMine;
+  why->clear();
+  *format = {};
   for (size_t attempt = 0; attempt < decoders_.size(); ++attempt) {
     // The last format that worked goes first; the others follow in table order.
     const size_t index = attempt == 0 ? last_used_ : attempt - (attempt <= last_used_ ? 1 : 0);
@@ -64,9 +72,13 @@ Decoder::Outcome DecoderSet::Decode(std::string_view text, const DecodeOptions& 
     std::string reason;
     const Decoder::Outcome outcome = decoders_[index]->Decode(text, options, record, &reason);
     if (outcome == Decoder::Outcome::kDecoded) {
-      last_used_ = index;
+      // A record that broke one format's rules but reads as text is kept as text: searched,
+      // and still reported as malformed through *why.
+      const bool fallback = result == Decoder::Outcome::kMalformed;
+      // Never lock onto text: the next record gets every real format first.
+      if (!fallback && index + 1 < decoders_.size()) last_used_ = index;
       *format = decoders_[index]->name();
-      return outcome;
+      return fallback ? Decoder::Outcome::kMalformed : outcome;
     }
     if (outcome == Decoder::Outcome::kMalformed && result == Decoder::Outcome::kNotMine) {
       result = outcome;

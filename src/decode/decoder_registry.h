@@ -2,9 +2,10 @@
 
 // The table of known log formats, and DecoderSet, which decodes each record with either
 // the format the user forced (--format NAME) or, with --format auto, the first format that
-// recognises it. Auto mode tries the format that decoded the previous record first, so a
-// homogeneous input locks onto its format after one record while a mixed pipe is still
-// decoded record by record. Not thread-safe (it remembers the last format used).
+// recognises it, with "text" as the last resort. Auto mode tries the format that decoded the
+// previous record first, so a homogeneous input locks onto its format after one record
+// while a mixed pipe is still decoded record by record. Not thread-safe (it remembers the
+// last format used).
 
 #include <memory>
 #include <string>
@@ -29,8 +30,10 @@ class DecoderSet {
   // `format` is "auto" or a name from KnownFormats().
   static Result<std::unique_ptr<DecoderSet>> Create(std::string_view format);
 
-  // Decodes `text` into *record (which it Clear()s first). On kDecoded, *format names the
-  // decoder used; on kMalformed, *why says what was wrong.
+  // Decodes `text` into *record (which it Clear()s first). kDecoded: *format names the
+  // decoder used. kMalformed: *why says what was wrong; if the text was still readable,
+  // *record holds it decoded as "text" and *format is "text", otherwise *format is empty.
+  // kNotMine: no format, not even text, accepts it.
   Decoder::Outcome Decode(std::string_view text, const DecodeOptions& options, LogRecord* record,
                           std::string* why, std::string_view* format);
 

@@ -86,8 +86,14 @@ void AppendExceptionText(const Json& object, std::string* text) {
 
 Decoder::Outcome EsJsonDecoder::Decode(std::string_view text, const DecodeOptions& options,
                                        LogRecord* record, std::string* why) const {
+  // A JSON object starts '{"' or, pretty-printed, '{' and a line break; "{Logger} text" is
+  // not JSON at all.
   const size_t first = text.find_first_not_of(" \t");
   if (first == std::string_view::npos || text[first] != '{') return Outcome::kNotMine;
+  const size_t second = text.find_first_not_of(" \t\r\n", first + 1);
+  if (second == std::string_view::npos || (text[second] != '"' && text[second] != '}')) {
+    return Outcome::kNotMine;
+  }
   const Json object = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (object.is_discarded() || !object.is_object()) {
     *why = "invalid JSON";
@@ -102,7 +108,7 @@ Decoder::Outcome EsJsonDecoder::Decode(std::string_view text, const DecodeOption
     return Outcome::kMalformed;
   }
   const std::string& stamp = time->get_ref<const std::string&>();
-  if (auto parsed = ParseTimestamp(stamp, options.zone_less_offset)) {
+  if (auto parsed = ParseTimestamp(stamp, *options.zone)) {
     record->time = parsed->time;
     record->has_time = true;
   }

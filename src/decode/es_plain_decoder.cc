@@ -30,7 +30,7 @@ Decoder::Outcome EsPlainDecoder::Decode(std::string_view text, const DecodeOptio
   std::string_view rest = text.substr(0, newline);
   std::string_view stamp;
   if (!TakeBracketed(&rest, &stamp)) return Outcome::kNotMine;
-  auto parsed = ParseTimestamp(stamp, options.zone_less_offset);
+  auto parsed = ParseTimestamp(stamp, *options.zone);
   if (!parsed) return Outcome::kNotMine;
   std::string_view level;
   std::string_view logger;

@@ -60,6 +60,7 @@ void LogRecord::Clear() {
   truncated = false;
   source = {};
   line_number = 0;
+  file.clear();
 }
 
 }  // namespace foreshock

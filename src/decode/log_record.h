@@ -34,6 +34,7 @@ struct LogRecord {
 
   std::string_view source;  // input name; the caller keeps it alive
   uint64_t line_number = 0;
+  std::string file;  // the file a shipper read the line from (Filebeat log.file.path), if any
 
   std::string_view message() const { return std::string_view(text).substr(0, message_length); }
 

@@ -15,22 +15,50 @@ bool RecordAssembler::StartsPlainRecord(std::string_view line) {
          line[4] >= '0' && line[4] <= '9' && line[5] == '-';
 }
 
+bool RecordAssembler::ContinuesJson(std::string_view line) {
+  const char first = line[0];
+  return first == '"' || first == '}' || first == ']' || first == ',' || first == ' ' || first == '\t';
+}
+
 void RecordAssembler::Start(std::string_view line, bool truncated, uint64_t line_number) {
   buffer_.assign(line.substr(0, limits_.max_record_bytes));
   pending_.first_line = line_number;
   pending_.line_count = 1;
   pending_.truncated = truncated || line.size() > limits_.max_record_bytes;
   pending_is_plain_ = StartsPlainRecord(line);
+  if (line[0] == '{') ScanJson(line);
+}
+
+void RecordAssembler::ScanJson(std::string_view line) {
+  for (char c : line) {
+    if (json_in_string_) {
+      if (json_escape_) {
+        json_escape_ = false;
+      } else if (c == '\\') {
+        json_escape_ = true;
+      } else if (c == '"') {
+        json_in_string_ = false;
+      }
+    } else if (c == '"') {
+      json_in_string_ = true;
+    } else if (c == '{' || c == '[') {
+      ++json_depth_;
+    } else if (c == '}' || c == ']') {
+      --json_depth_;
+    }
+  }
 }
 
 void RecordAssembler::Append(std::string_view line, bool truncated) {
   const size_t needed = buffer_.size() + 1 + line.size();
   if (pending_.line_count >= limits_.max_record_lines || needed > limits_.max_record_bytes) {
     pending_.truncated = true;
+    json_depth_ = 0;  // give up on closing it: the record is cut anyway
     return;
   }
   buffer_.push_back('\n');
   buffer_.append(line);
+  if (json_depth_ > 0) ScanJson(line);
   ++pending_.line_count;
   pending_.truncated = pending_.truncated || truncated;
 }

@@ -1,15 +1,21 @@
 #pragma once
 
-// RecordAssembler joins physical lines into log records. A plain-text Elasticsearch
-// record ("[2026-11-29T02:54:11,123][WARN ]...") owns the lines that follow it until the
-// next record starts: stack frames, "Caused by:" chains, wrapped node lists. Any record
-// also owns lines that can only be continuations (indented lines, "at ...", "Caused by:").
-// Records are capped in lines and bytes; what is cut is dropped and the record is marked
-// truncated. Empty lines are skipped. Not thread-safe.
+// RecordAssembler joins lines into log records. A plain-text Elasticsearch record
+// ("[2026-11-29T02:54:11,123][WARN ]...") owns the lines that follow it until the next
+// record starts: stack frames, "Caused by:" chains, wrapped node lists. A JSON record whose
+// braces are still open at the end of a line (pretty-printed, or a stacktrace array spilling
+// over lines) owns the following lines until they close. Any record also owns lines that can
+// only be continuations (indented lines, "at ...", "Caused by:"). Lines arrive already
+// unwrapped from their envelopes; a record keeps the hints of its first line, so a stack
+// trace journald split into one entry per frame is joined again. Records are capped in lines
+// and bytes; what is cut is dropped and the record is marked truncated. Empty lines are
+// skipped. Not thread-safe.
 
 #include <cstdint>
 #include <string>
 #include <string_view>
+
+#include "framing/envelope.h"
 
 namespace foreshock {
 
@@ -18,6 +24,8 @@ struct RawRecord {
   uint64_t first_line = 0;  // 1-based line number in the input
   uint32_t line_count = 0;
   bool truncated = false;
+  const EnvelopeHints* hints = nullptr;  // of the first line; valid only during the callback
+  std::string_view envelope;             // "" when the lines came unwrapped
 };
 
 struct AssemblerLimits {
@@ -32,7 +40,13 @@ class RecordAssembler {
   // Adds the physical line number `line_number`. Calls on_record(const RawRecord&) for
   // the previous record when this line starts a new one.
   template <typename OnRecord>
-  void Add(std::string_view line, bool truncated, uint64_t line_number, OnRecord&& on_record);
+  void Add(std::string_view line, bool truncated, uint64_t line_number, OnRecord&& on_record) {
+    static const EnvelopeHints kNoHints;
+    Add(line, truncated, line_number, kNoHints, std::string_view(), on_record);
+  }
+  template <typename OnRecord>
+  void Add(std::string_view line, bool truncated, uint64_t line_number, const EnvelopeHints& hints,
+           std::string_view envelope, OnRecord&& on_record);
 
   // Emits the pending record, if any.
   template <typename OnRecord>
@@ -44,30 +58,49 @@ class RecordAssembler {
   static bool IsContinuation(std::string_view line);
   // True when `line` starts a plain-text ES record: "[" followed by a date.
   static bool StartsPlainRecord(std::string_view line);
+  // True when `line` can be the next line of an open JSON record (a member, a value, a
+  // closing bracket) rather than something else that follows a cut record.
+  static bool ContinuesJson(std::string_view line);
 
  private:
   void Start(std::string_view line, bool truncated, uint64_t line_number);
   void Append(std::string_view line, bool truncated);
+  // Tracks the brace depth of a pending JSON record through `line`.
+  void ScanJson(std::string_view line);
 
   AssemblerLimits limits_;
   std::string buffer_;
   RawRecord pending_;
+  EnvelopeHints pending_hints_;
+  std::string pending_envelope_;
   bool pending_is_plain_ = false;
+  int json_depth_ = 0;  // > 0: a JSON record whose braces are still open
+  bool json_in_string_ = false;
+  bool json_escape_ = false;
 };
 
 template <typename OnRecord>
 void RecordAssembler::Add(std::string_view line, bool truncated, uint64_t line_number,
+                          const EnvelopeHints& hints, std::string_view envelope,
                           OnRecord&& on_record) {
   if (line.find_first_not_of(" \t") == std::string_view::npos) return;
   if (has_pending()) {
+    // A line that starts a record of its own ends even an unclosed JSON record: broken
+    // JSON must not swallow the records after it. A lone "{" under a plain record is
+    // pretty-printed JSON it carries (a slow log's source), not a record.
+    const bool starts_record = StartsPlainRecord(line) || line.starts_with("{\"") ||
+                               (line[0] == '{' && !pending_is_plain_);
     const bool joins = IsContinuation(line) ||
-                       (pending_is_plain_ && !StartsPlainRecord(line) && line[0] != '{');
+                       (json_depth_ > 0 && ContinuesJson(line)) ||
+                       (pending_is_plain_ && !starts_record);
     if (joins) {
       Append(line, truncated);
       return;
     }
     Flush(on_record);
   }
+  pending_hints_ = hints;
+  pending_envelope_.assign(envelope);
   Start(line, truncated, line_number);
 }
 
@@ -75,9 +108,14 @@ template <typename OnRecord>
 void RecordAssembler::Flush(OnRecord&& on_record) {
   if (!has_pending()) return;
   pending_.text = buffer_;
+  pending_.hints = &pending_hints_;
+  pending_.envelope = pending_envelope_;
   on_record(static_cast<const RawRecord&>(pending_));
   pending_ = RawRecord{};
   buffer_.clear();
+  json_depth_ = 0;
+  json_in_string_ = false;
+  json_escape_ = false;
 }
 
 }  // namespace foreshock

@@ -53,26 +53,35 @@ TEST(RecordReaderTest, DecodesMultilinePlainRecordsWithLineNumbers) {
   EXPECT_EQ(reader->stats().lines, 5u);
 }
 
-TEST(RecordReaderTest, PassesOverBadRecordsAndCountsThem) {
+// Broken JSON may still carry a precursor: it is counted as malformed and searched as plain
+// text. Binary data is counted and passed over. Neither takes its neighbours with it.
+TEST(RecordReaderTest, SearchesBrokenJsonAsTextAndPassesOverBinary) {
   TempDir dir;
   RecordReaderOptions options;
   options.max_line_bytes = 256;
   constexpr char kGarbage[] = "\x01\x02\xff garbage\x00 with nul\n";
   const std::string path = dir.Write(
       "mixed.json", "{\"@timestamp\":\"2026-11-29T02:54:11Z\",\"message\":\"one\"}\n"
-                    "{\"@timestamp\": broken json\n" +
+                    "{\"@timestamp\": broken json, [parent] Data too large\n" +
                         std::string(kGarbage, sizeof kGarbage - 1) +
                         "{\"@timestamp\":\"2026-11-29T02:54:12Z\",\"message\":\"" +
                         std::string(1000, 'x') + "\"}\n" +
                         "{\"@timestamp\":\"2026-11-29T02:54:13Z\",\"message\":\"three\"}\n");
   auto reader = Reader(path, options);
   auto records = ReadAll(reader.get());
-  ASSERT_EQ(records.size(), 2u);
+  ASSERT_EQ(records.size(), 4u);
   EXPECT_EQ(records[0].message(), "one");
-  EXPECT_EQ(records[1].message(), "three");
+  EXPECT_EQ(records[1].text, "{\"@timestamp\": broken json, [parent] Data too large");
+  EXPECT_EQ(records[1].time, records[0].time) << "a text record takes the previous time";
+  EXPECT_EQ(records[1].line_number, 2u);
+  EXPECT_EQ(records[2].text.size(), 256u);
+  EXPECT_TRUE(records[2].truncated);
+  EXPECT_EQ(records[3].message(), "three");
   EXPECT_EQ(reader->stats().malformed, 2u) << "broken JSON and the cut 1000-byte line";
-  EXPECT_EQ(reader->stats().unrecognized, 1u);
-  EXPECT_EQ(reader->stats().truncated, 1u) << "counted even though the cut line did not decode";
+  EXPECT_EQ(reader->stats().unreadable, 1u);
+  EXPECT_EQ(reader->stats().truncated, 1u);
+  EXPECT_EQ(reader->stats().formats.at("/ecs"), 2u);
+  EXPECT_EQ(reader->stats().formats.at("/text"), 2u);
 }
 
 TEST(RecordReaderTest, InheritsTimeAndFallsBackToTheDefaultNode) {

@@ -81,7 +81,8 @@ TEST(ScanCommandTest, SeedIncidentWarnsTwentyMinutesEarlyOnNodeTwoOnly) {
   EXPECT_NE(first["foreshock"]["runbook"].get<std::string>().find("DELETE _search/scroll/_all"),
             std::string::npos);
   EXPECT_NE(result.err.find("4695 records"), std::string::npos) << result.err;
-  EXPECT_NE(result.err.find("0 malformed, 0 unrecognized"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("0 malformed (searched as text), 0 unreadable"), std::string::npos)
+      << result.err;
 }
 
 TEST(ScanCommandTest, InputOrderDoesNotChangeTheAlerts) {

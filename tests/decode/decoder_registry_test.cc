@@ -32,7 +32,8 @@ TEST(DecoderSetTest, AutoDecodesAMixedStreamRecordByRecord) {
   }
 }
 
-TEST(DecoderSetTest, ForcedFormatRejectsOthersAndUnknownNamesAreErrors) {
+// A forced format skips sniffing, but what it cannot read is still searched as text.
+TEST(DecoderSetTest, ForcedFormatReadsOthersAsTextAndUnknownNamesAreErrors) {
   auto set = DecoderSet::Create("es-plain");
   ASSERT_TRUE(set.ok());
   LogRecord record;
@@ -40,10 +41,13 @@ TEST(DecoderSetTest, ForcedFormatRejectsOthersAndUnknownNamesAreErrors) {
   std::string_view format;
   EXPECT_EQ((*set)->Decode(R"({"@timestamp":"2026-11-29T02:54:11Z","message":"m"})", DecodeOptions{},
                            &record, &why, &format),
-            Decoder::Outcome::kNotMine);
+            Decoder::Outcome::kDecoded);
+  EXPECT_EQ(format, "text");
+  EXPECT_FALSE(record.has_time);
   auto unknown = DecoderSet::Create("syslog");
   ASSERT_FALSE(unknown.ok());
-  EXPECT_NE(unknown.status().message().find("known: auto, ecs, es-json, es-plain"), std::string::npos);
+  EXPECT_NE(unknown.status().message().find("known: auto, ecs, es-json, es-plain, text"),
+            std::string::npos);
 }
 
 TEST(DecoderSetTest, InvalidJsonIsMalformedWithAReason) {

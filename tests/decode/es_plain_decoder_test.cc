@@ -62,8 +62,9 @@ TEST(EsPlainDecoderTest, ZoneLessTimeUsesTheConfiguredOffset) {
   const EsPlainDecoder decoder;
   LogRecord record;
   std::string why;
+  const TimeZone minus_five = *TimeZone::Parse("-05:00");
   DecodeOptions options;
-  options.zone_less_offset = std::chrono::hours(-5);
+  options.zone = &minus_five;
   ASSERT_EQ(decoder.Decode("[2026-11-29T02:54:11,123][INFO ][a] [n] m", options, &record, &why),
             Decoder::Outcome::kDecoded);
   EXPECT_EQ(FormatTimestamp(record.time), "2026-11-29T07:54:11.123Z");

@@ -1,0 +1,375 @@
+#include "framing/envelope.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstring>
+
+#include "base/timestamp_parser.h"
+
+namespace foreshock {
+namespace {
+
+using Json = nlohmann::json;
+
+enum Kind : int {
+  kNone = 0,
+  kJournaldJson,
+  kFilebeat,
+  kDockerJson,
+  kCri,
+  kKubectl,
+  kJournaldText,
+  kCompose,
+  kIndented,  // a record pasted with leading indentation; not forceable
+  kKindCount,
+};
+
+constexpr std::string_view kKindNames[kKindCount] = {
+    "", "journald-json", "filebeat", "docker-json", "cri", "kubectl", "journald-text", "compose",
+    "indented"};
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// Finds `dotted` as a flat key, then as a nested path.
+const Json* Lookup(const Json& object, std::string_view dotted) {
+  if (auto it = object.find(dotted); it != object.end()) return &*it;
+  const Json* current = &object;
+  while (!dotted.empty()) {
+    if (!current->is_object()) return nullptr;
+    const size_t dot = dotted.find('.');
+    auto it = current->find(dotted.substr(0, dot));
+    if (it == current->end()) return nullptr;
+    current = &*it;
+    dotted = dot == std::string_view::npos ? std::string_view() : dotted.substr(dot + 1);
+  }
+  return current;
+}
+
+std::string StringAt(const Json& object, std::string_view key) {
+  const Json* value = Lookup(object, key);
+  return value != nullptr && value->is_string() ? value->get<std::string>() : std::string();
+}
+
+std::optional<TimePoint> Stamp(std::string_view text) {
+  auto parsed = ParseTimestamp(text, TimeZone::Utc());
+  if (!parsed) return std::nullopt;
+  return parsed->time;
+}
+
+// Host names come in many spellings (FQDN, upper case); one spelling per node keeps
+// correlation keys in agreement across formats.
+std::string NormalizeHost(std::string host) {
+  host = host.substr(0, host.find('.'));
+  for (char& c : host) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return host;
+}
+
+Level PriorityLevel(const Json& priority) {
+  int value = -1;
+  if (priority.is_string() && priority.get_ref<const std::string&>().size() == 1) {
+    value = priority.get_ref<const std::string&>()[0] - '0';
+  } else if (priority.is_number_integer()) {
+    value = priority.get<int>();
+  }
+  if (value < 0 || value > 7) return Level::kUnknown;
+  if (value <= 2) return Level::kFatal;
+  if (value == 3) return Level::kError;
+  if (value == 4) return Level::kWarn;
+  return value == 7 ? Level::kDebug : Level::kInfo;
+}
+
+std::string_view StripNewline(std::string_view text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.remove_suffix(1);
+  return text;
+}
+
+struct Parsed {
+  std::string inner;
+  EnvelopeHints hints;
+  bool piece = false;  // the line continues in the next envelope
+  bool skip = false;   // an envelope carrying no line (journald MESSAGE null, "-- Boot" marker)
+};
+
+std::optional<Parsed> ParseJournaldJson(std::string_view line) {
+  if (line.find("\"__REALTIME_TIMESTAMP\"") == std::string_view::npos) return std::nullopt;
+  const Json object = Json::parse(line.begin(), line.end(), nullptr, false);
+  if (object.is_discarded() || !object.is_object() || !object.contains("MESSAGE")) return std::nullopt;
+  Parsed out;
+  const Json& message = object["MESSAGE"];
+  if (message.is_string()) {
+    out.inner = message.get<std::string>();
+  } else if (message.is_array()) {  // journald stores non-UTF-8 or binary messages as bytes
+    for (const Json& byte : message) {
+      if (byte.is_number_unsigned()) out.inner.push_back(static_cast<char>(byte.get<unsigned>()));
+    }
+  } else {
+    out.skip = true;
+  }
+  out.inner = std::string(StripNewline(out.inner));
+  const std::string micros = StringAt(object, "__REALTIME_TIMESTAMP");
+  if (!micros.empty() && micros.find_first_not_of("0123456789") == std::string::npos) {
+    out.hints.time = TimePoint(Duration(std::stoll(micros)));
+  }
+  out.hints.host = NormalizeHost(StringAt(object, "_HOSTNAME"));
+  if (auto it = object.find("PRIORITY"); it != object.end()) out.hints.level = PriorityLevel(*it);
+  return out;
+}
+
+std::optional<Parsed> ParseFilebeat(std::string_view line) {
+  static constexpr std::string_view kMarkers[] = {"\"@metadata\"", "\"agent\"", "\"input\"",
+                                                  "\"input.type\"", "\"fileset", "\"event.module\""};
+  bool marked = false;
+  for (std::string_view marker : kMarkers) marked = marked || line.find(marker) != std::string_view::npos;
+  if (!marked) return std::nullopt;
+  const Json object = Json::parse(line.begin(), line.end(), nullptr, false);
+  if (object.is_discarded() || !object.is_object()) return std::nullopt;
+  const Json* message = Lookup(object, "message");
+  if (message == nullptr || !message->is_string()) return std::nullopt;
+  Parsed out;
+  out.inner = message->get<std::string>();
+  out.hints.time = Stamp(StringAt(object, "@timestamp"));
+  out.hints.host = NormalizeHost(StringAt(object, "host.name"));
+  if (out.hints.host.empty()) out.hints.host = NormalizeHost(StringAt(object, "host.hostname"));
+  out.hints.file = StringAt(object, "log.file.path");
+  // The elasticsearch module's fields, when an ingest pipeline already parsed the line.
+  const std::string level = StringAt(object, "log.level");
+  if (!level.empty()) {
+    out.hints.parsed = true;
+    out.hints.level = ParseLevel(level);
+    out.hints.node = StringAt(object, "elasticsearch.node.name");
+    out.hints.cluster = StringAt(object, "elasticsearch.cluster.name");
+    out.hints.logger = StringAt(object, "elasticsearch.component");
+    if (out.hints.logger.empty()) out.hints.logger = StringAt(object, "log.logger");
+    if (out.hints.logger.empty()) out.hints.logger = StringAt(object, "elasticsearch.slowlog.logger");
+    out.hints.dataset = StringAt(object, "event.dataset");
+  }
+  return out;
+}
+
+std::optional<Parsed> ParseDockerJson(std::string_view line) {
+  if (line.find("\"stream\"") == std::string_view::npos || line.find("\"log\"") == std::string_view::npos) {
+    return std::nullopt;
+  }
+  const Json object = Json::parse(line.begin(), line.end(), nullptr, false);
+  if (object.is_discarded() || !object.is_object()) return std::nullopt;
+  auto log = object.find("log");
+  if (log == object.end() || !log->is_string()) return std::nullopt;
+  Parsed out;
+  const std::string& text = log->get_ref<const std::string&>();
+  // Docker splits lines longer than 16 KiB; only the last piece ends with a newline.
+  out.piece = text.empty() || text.back() != '\n';
+  out.inner = std::string(StripNewline(text));
+  out.hints.time = Stamp(StringAt(object, "time"));
+  return out;
+}
+
+// "<stamp> " at the start of `line`, where the stamp is an RFC 3339 time.
+std::optional<ParsedTimestamp> LeadingStamp(std::string_view line) {
+  if (line.size() < 20 || !IsDigit(line[0])) return std::nullopt;
+  auto parsed = ParseTimestamp(line, TimeZone::Utc());
+  if (!parsed || parsed->length >= line.size() || line[parsed->length] != ' ') return std::nullopt;
+  return parsed;
+}
+
+std::optional<Parsed> ParseCri(std::string_view line) {
+  auto stamp = LeadingStamp(line);
+  if (!stamp) return std::nullopt;
+  std::string_view rest = line.substr(stamp->length + 1);
+  if (!rest.starts_with("stdout ") && !rest.starts_with("stderr ")) return std::nullopt;
+  rest.remove_prefix(7);
+  const size_t space = rest.find(' ');
+  const std::string_view tag = rest.substr(0, space);
+  if (tag.empty() || (tag[0] != 'F' && tag[0] != 'P')) return std::nullopt;
+  Parsed out;
+  out.piece = tag[0] == 'P';
+  out.inner = space == std::string_view::npos ? std::string() : std::string(rest.substr(space + 1));
+  out.hints.time = stamp->time;
+  return out;
+}
+
+std::optional<Parsed> ParseKubectl(std::string_view line) {
+  auto stamp = LeadingStamp(line);
+  if (!stamp || line[stamp->length - 1] != 'Z') return std::nullopt;
+  Parsed out;
+  out.inner = std::string(line.substr(stamp->length + 1));
+  out.hints.time = stamp->time;
+  return out;
+}
+
+// "host ident[pid]: message" after a journal stamp.
+bool TakeJournalHost(std::string_view rest, Parsed* out) {
+  const size_t host_end = rest.find(' ');
+  if (host_end == 0 || host_end == std::string_view::npos) return false;
+  const size_t ident_end = rest.find(": ", host_end + 1);
+  if (ident_end == std::string_view::npos) return false;
+  const std::string_view ident = rest.substr(host_end + 1, ident_end - host_end - 1);
+  if (ident.empty() || ident.find(' ') != std::string_view::npos) return false;
+  out->hints.host = NormalizeHost(std::string(rest.substr(0, host_end)));
+  out->inner = std::string(rest.substr(ident_end + 2));
+  return true;
+}
+
+// journalctl -o short / short-precise: "Nov 29 02:54:11[.123456] host ident[pid]: msg". The
+// year is not written: the current one, or last year for a date that would be in the future.
+std::optional<TimePoint> ShortJournalStamp(std::string_view line, const TimeZone& zone,
+                                           size_t* length) {
+  static constexpr std::string_view kMonths = "JanFebMarAprMayJunJulAugSepOctNovDec";
+  if (line.size() < 16 || line[3] != ' ') return std::nullopt;
+  const size_t month_at = kMonths.find(line.substr(0, 3));
+  if (month_at == std::string_view::npos || month_at % 3 != 0) return std::nullopt;
+  const int day = (line[4] == ' ' ? 0 : (line[4] - '0') * 10) + (line[5] - '0');
+  using namespace std::chrono;
+  const year_month_day today{floor<days>(system_clock::now())};
+  char stamp[40];
+  std::snprintf(stamp, sizeof stamp, "%04d-%02d-%02dT", static_cast<int>(today.year()),
+                static_cast<int>(month_at / 3 + 1), day);
+  size_t end = 7;
+  while (end < line.size() && line[end] != ' ') ++end;
+  std::string full = std::string(stamp) + std::string(line.substr(7, end - 7));
+  auto parsed = ParseTimestamp(full, zone);
+  if (!parsed || parsed->length != full.size()) return std::nullopt;
+  *length = end;
+  TimePoint time = parsed->time;
+  if (time > system_clock::now() + days(1)) time -= days(365);
+  return time;
+}
+
+std::optional<Parsed> ParseJournaldText(std::string_view line, const TimeZone& zone) {
+  Parsed out;
+  if (line.starts_with("-- ") && (line.find("Logs begin at") != std::string_view::npos ||
+                                  line.find("Boot ") != std::string_view::npos ||
+                                  line.find("No entries") != std::string_view::npos)) {
+    out.skip = true;
+    return out;
+  }
+  size_t length = 0;
+  if (auto stamp = LeadingStamp(line); stamp && line[stamp->length - 1] != 'Z') {
+    out.hints.time = stamp->time;  // short-iso(-precise): always carries its offset
+    length = stamp->length;
+  } else if (auto short_stamp = ShortJournalStamp(line, zone, &length)) {
+    out.hints.time = short_stamp;
+  } else {
+    return std::nullopt;
+  }
+  if (length >= line.size() || !TakeJournalHost(line.substr(length + 1), &out)) return std::nullopt;
+  return out;
+}
+
+std::optional<Parsed> ParseCompose(std::string_view line) {
+  size_t name_end = 0;
+  while (name_end < line.size() && (std::isalnum(static_cast<unsigned char>(line[name_end])) ||
+                                    line[name_end] == '_' || line[name_end] == '-' || line[name_end] == '.')) {
+    ++name_end;
+  }
+  if (name_end == 0 || name_end >= line.size() || line[name_end] != ' ') return std::nullopt;
+  size_t bar = name_end;
+  while (bar < line.size() && line[bar] == ' ') ++bar;
+  if (bar >= line.size() || line[bar] != '|') return std::nullopt;
+  Parsed out;
+  std::string_view rest = line.substr(bar + 1);
+  if (rest.starts_with(' ')) rest.remove_prefix(1);
+  out.inner = std::string(rest);
+  out.hints.host = NormalizeHost(std::string(line.substr(0, name_end)));
+  return out;
+}
+
+// A record that was pasted with indentation (a log quoted in a ticket, tabs and all).
+std::optional<Parsed> ParseIndented(std::string_view line) {
+  const size_t first = line.find_first_not_of(" \t");
+  if (first == 0 || first == std::string_view::npos) return std::nullopt;
+  const std::string_view rest = line.substr(first);
+  const bool json_record = rest.starts_with("{\"");
+  const bool plain_record = rest.size() > 5 && rest[0] == '[' && IsDigit(rest[1]) && IsDigit(rest[4]) &&
+                            rest[5] == '-';
+  if (!json_record && !plain_record) return std::nullopt;
+  Parsed out;
+  out.inner = std::string(rest);
+  return out;
+}
+
+std::optional<Parsed> ParseKind(int kind, std::string_view line, const TimeZone& zone) {
+  switch (kind) {
+    case kJournaldJson: return ParseJournaldJson(line);
+    case kFilebeat: return ParseFilebeat(line);
+    case kDockerJson: return ParseDockerJson(line);
+    case kCri: return ParseCri(line);
+    case kKubectl: return ParseKubectl(line);
+    case kJournaldText: return ParseJournaldText(line, zone);
+    case kCompose: return ParseCompose(line);
+    case kIndented: return ParseIndented(line);
+    default: return std::nullopt;
+  }
+}
+
+// The envelopes worth trying for a line, judged by its first byte.
+bool MayBe(int kind, char first) {
+  switch (kind) {
+    case kJournaldJson:
+    case kFilebeat:
+    case kDockerJson: return first == '{';
+    case kCri:
+    case kKubectl: return IsDigit(first);
+    case kJournaldText: return IsDigit(first) || (first >= 'A' && first <= 'Z') || first == '-';
+    case kCompose: return std::isalnum(static_cast<unsigned char>(first)) != 0;
+    case kIndented: return first == ' ' || first == '\t';
+    default: return false;
+  }
+}
+
+}  // namespace
+
+const std::vector<std::string_view>& EnvelopeNames() {
+  static const std::vector<std::string_view> names(std::begin(kKindNames) + 1,
+                                                   std::begin(kKindNames) + kIndented);
+  return names;
+}
+
+bool EnvelopeUnwrapper::Knows(std::string_view name) {
+  for (std::string_view known : EnvelopeNames()) {
+    if (known == name) return true;
+  }
+  return false;
+}
+
+EnvelopeUnwrapper::EnvelopeUnwrapper(std::string forced, size_t max_line_bytes, const TimeZone* zone)
+    : forced_(std::move(forced)), max_line_bytes_(max_line_bytes), zone_(zone) {}
+
+EnvelopeUnwrapper::Result EnvelopeUnwrapper::TryEnvelope(int kind, std::string_view line) {
+  if (line.empty() || !MayBe(kind, line[0])) return Result::kNotMine;
+  std::optional<Parsed> parsed = ParseKind(kind, line, *zone_);
+  if (!parsed) return Result::kNotMine;
+  last_kind_ = kind;
+  if (parsed->skip) return Result::kSkip;
+  if (!joining_) {
+    inner_ = std::move(parsed->inner);
+    hints_ = std::move(parsed->hints);
+    envelope_ = kKindNames[kind];
+  } else if (inner_.size() < max_line_bytes_) {
+    inner_.append(parsed->inner, 0, max_line_bytes_ - inner_.size());
+  }
+  joining_ = parsed->piece;
+  return parsed->piece ? Result::kPiece : Result::kWhole;
+}
+
+EnvelopeUnwrapper::Result EnvelopeUnwrapper::Unwrap(std::string_view line) {
+  if (line.empty()) return Result::kNotMine;
+  if (forced_ != "auto") {
+    for (int kind = 1; kind < kKindCount; ++kind) {
+      if (kKindNames[kind] == forced_) return TryEnvelope(kind, line);
+    }
+    return Result::kNotMine;  // forced to an inner format: no envelope
+  }
+  if (last_kind_ != kNone) {
+    const Result result = TryEnvelope(last_kind_, line);
+    if (result != Result::kNotMine) return result;
+  }
+  for (int kind = 1; kind < kKindCount; ++kind) {
+    if (kind == last_kind_) continue;
+    const Result result = TryEnvelope(kind, line);
+    if (result != Result::kNotMine) return result;
+  }
+  return Result::kNotMine;
+}
+
+}  // namespace foreshock

@@ -1,0 +1,100 @@
+#pragma once
+
+// The envelopes that shippers and runtimes wrap around Elasticsearch's own log lines, and
+// EnvelopeUnwrapper, which takes them off so the ES line inside can be assembled and
+// decoded like any other. What an envelope knows (its time, host, priority, the fields a
+// Filebeat module already parsed) travels along as EnvelopeHints and fills in what the
+// inner line lacks. Envelopes read:
+//   journald-json  journalctl -o json: MESSAGE (string, byte array or null),
+//                  __REALTIME_TIMESTAMP, _HOSTNAME, PRIORITY, SYSLOG_IDENTIFIER
+//   journald-text  journalctl -o short-iso / short-iso-precise / short / short-precise
+//   filebeat       Filebeat console/file NDJSON: the raw line in "message", host.name,
+//                  log.file.path, and the fields of the elasticsearch module when present
+//   docker-json    Docker json-file: {"log":"...\n","stream":"stdout","time":"..."}
+//   cri            containerd/CRI-O: "<RFC3339Nano> stdout F|P <line>"
+//   kubectl        kubectl logs --timestamps: "<RFC3339Nano> <line>"
+//   compose        docker compose: "es01  | <line>"
+// Pieces of one long line (CRI "P", Docker lines without their trailing newline) are joined
+// here. Not thread-safe; one per input.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/time.h"
+#include "base/time_zone.h"
+#include "decode/log_record.h"
+
+namespace foreshock {
+
+struct EnvelopeHints {
+  std::optional<TimePoint> time;
+  Level level = Level::kUnknown;
+  std::string host;     // machine or container that wrote the line
+  std::string node;     // ES node name, when a shipper already parsed it
+  std::string cluster;
+  std::string logger;
+  std::string dataset;
+  std::string file;     // the file a shipper read the line from
+  bool parsed = false;  // a shipper already split the line: the inner text is a bare message
+
+  void Clear() { *this = EnvelopeHints{}; }
+};
+
+// Names of the envelopes above, for --format and --explain-format.
+const std::vector<std::string_view>& EnvelopeNames();
+
+class EnvelopeUnwrapper {
+ public:
+  // `forced`: an envelope name, or "auto" to sniff each line (the last envelope that matched
+  // is tried first). `max_line_bytes` caps a line joined from pieces. `zone` (which must
+  // outlive *this) reads journal stamps that carry no zone.
+  EnvelopeUnwrapper(std::string forced, size_t max_line_bytes, const TimeZone* zone);
+
+  // Unwraps one physical line. Calls on_line(std::string_view inner, const EnvelopeHints&,
+  // std::string_view envelope) when a whole inner line is ready ("" envelope: none), or not
+  // at all while a split line waits for its next piece. Views are valid during the call.
+  template <typename OnLine>
+  void Add(std::string_view line, OnLine&& on_line);
+
+  // True when `name` is an envelope this class reads.
+  static bool Knows(std::string_view name);
+
+ private:
+  enum class Result { kNotMine, kWhole, kPiece, kSkip };
+  Result Unwrap(std::string_view line);
+  Result TryEnvelope(int kind, std::string_view line);
+
+  std::string forced_;
+  size_t max_line_bytes_;
+  const TimeZone* zone_;
+  int last_kind_ = 0;
+  std::string inner_;    // the unwrapped line (or the pieces joined so far)
+  EnvelopeHints hints_;  // hints of the first piece
+  std::string_view envelope_;
+  bool joining_ = false;
+};
+
+template <typename OnLine>
+void EnvelopeUnwrapper::Add(std::string_view line, OnLine&& on_line) {
+  switch (Unwrap(line)) {
+    case Result::kNotMine:
+      if (joining_) {  // a piece was never finished: hand it over as it is
+        joining_ = false;
+        on_line(std::string_view(inner_), hints_, envelope_);
+      }
+      hints_.Clear();
+      on_line(line, hints_, std::string_view());
+      return;
+    case Result::kWhole:
+      joining_ = false;
+      on_line(std::string_view(inner_), hints_, envelope_);
+      return;
+    case Result::kPiece:
+    case Result::kSkip:
+      return;
+  }
+}
+
+}  // namespace foreshock
