@@ -123,7 +123,8 @@ bool RecordReader::DecodeNext(LogRecord* record) {
       decoders_->Decode(pending.text, decode_options_, record, &why, &format);
   if (outcome == Decoder::Outcome::kMalformed) {
     ++stats_.malformed;
-    Report(pending, why + (format.empty() ? "; passed over" : "; searched as plain text"));
+    Report(pending, why + (format.empty() ? "; passed over"
+                           : format == "text" ? "; searched as plain text" : ""));
   } else if (outcome == Decoder::Outcome::kNotMine) {
     ++stats_.unreadable;
     Report(pending, "binary data or invalid UTF-8 in no known format; passed over");
@@ -159,6 +160,7 @@ void RecordReader::ApplyHints(const Pending& pending, LogRecord* record) {
   }
   ++stats_.no_time;
   record->has_time = true;
+  record->time_inherited = true;
   record->time = have_time_ ? last_time_
                             : std::chrono::time_point_cast<Duration>(std::chrono::system_clock::now());
 }

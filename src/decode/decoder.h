@@ -22,7 +22,8 @@ class Decoder {
   enum class Outcome {
     kDecoded,    // *record is filled in (fields the format lacks stay empty)
     kNotMine,    // the text is not in this format
-    kMalformed,  // it is in this format but broken; *why says how
+    kMalformed,  // it is in this format but broken; *why says how. If the decoder salvaged
+                 // what it could, record->text is non-empty and the record is usable.
   };
 
   virtual ~Decoder() = default;

@@ -80,6 +80,11 @@ Decoder::Outcome DecoderSet::Decode(std::string_view text, const DecodeOptions& 
       *format = decoders_[index]->name();
       return fallback ? Decoder::Outcome::kMalformed : outcome;
     }
+    if (outcome == Decoder::Outcome::kMalformed && !record->text.empty()) {
+      *why = std::string(decoders_[index]->name()) + ": " + reason;
+      *format = decoders_[index]->name();
+      return outcome;  // the decoder salvaged the record
+    }
     if (outcome == Decoder::Outcome::kMalformed && result == Decoder::Outcome::kNotMine) {
       result = outcome;
       *why = std::string(decoders_[index]->name()) + ": " + reason;

@@ -82,6 +82,48 @@ void AppendExceptionText(const Json& object, std::string* text) {
   }
 }
 
+// The string value of `"key": "..."` in text that is not valid JSON (a record cut short),
+// unescaped only for \" and \\.
+std::string FindStringValue(std::string_view text, std::string_view key) {
+  const std::string quoted = "\"" + std::string(key) + "\"";
+  size_t at = text.find(quoted);
+  if (at == std::string_view::npos) return {};
+  at = text.find_first_not_of(" \t", at + quoted.size());
+  if (at == std::string_view::npos || text[at] != ':') return {};
+  at = text.find_first_not_of(" \t", at + 1);
+  if (at == std::string_view::npos || text[at] != '"') return {};
+  std::string value;
+  for (size_t i = at + 1; i < text.size() && text[i] != '"'; ++i) {
+    if (text[i] == '\\' && i + 1 < text.size()) ++i;
+    value.push_back(text[i]);
+  }
+  return value;
+}
+
+// Recovers time, level, logger, node and cluster from a record that does not parse (cut
+// mid-stacktrace, say) and keeps its raw text for the patterns.
+void Salvage(std::string_view text, const FieldMap& fields, const DecodeOptions& options,
+             LogRecord* record) {
+  auto first = [&](std::initializer_list<const char*> keys) {
+    for (const char* key : keys) {
+      if (std::string value = FindStringValue(text, key); !value.empty()) return value;
+    }
+    return std::string();
+  };
+  if (auto parsed = ParseTimestamp(first(fields.time), *options.zone)) {
+    record->time = parsed->time;
+    record->has_time = true;
+  }
+  record->level = ParseLevel(first(fields.level));
+  record->logger = first(fields.logger);
+  record->node = first(fields.node);
+  record->cluster = first(fields.cluster);
+  record->dataset = first(fields.dataset);
+  record->text.assign(text);
+  const size_t newline = text.find('\n');
+  record->message_length = newline == std::string_view::npos ? text.size() : newline;
+}
+
 }  // namespace
 
 Decoder::Outcome EsJsonDecoder::Decode(std::string_view text, const DecodeOptions& options,
@@ -94,12 +136,18 @@ Decoder::Outcome EsJsonDecoder::Decode(std::string_view text, const DecodeOption
   if (second == std::string_view::npos || (text[second] != '"' && text[second] != '}')) {
     return Outcome::kNotMine;
   }
+  const FieldMap& fields = dialect_ == Dialect::kEcs ? kEcsFields : kEs7Fields;
   const Json object = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (object.is_discarded() || !object.is_object()) {
-    *why = "invalid JSON";
+    // Only this dialect's records are worth salvaging; others may be another format's.
+    if (FindStringValue(text, *fields.time.begin()).empty()) {
+      *why = "invalid JSON";
+      return Outcome::kMalformed;
+    }
+    *why = "invalid JSON (time, level and node recovered; searched as it is)";
+    Salvage(text, fields, options, record);
     return Outcome::kMalformed;
   }
-  const FieldMap& fields = dialect_ == Dialect::kEcs ? kEcsFields : kEs7Fields;
   const Json* time = LookupAny(object, fields.time);
   const Json* message = LookupAny(object, fields.message);
   if (time == nullptr || message == nullptr) return Outcome::kNotMine;

@@ -50,6 +50,7 @@ std::string_view LevelName(Level level) {
 void LogRecord::Clear() {
   time = TimePoint{};
   has_time = false;
+  time_inherited = false;
   level = Level::kUnknown;
   node.clear();
   cluster.clear();

@@ -23,6 +23,7 @@ std::string_view LevelName(Level level);  // "warn", "error", ...
 struct LogRecord {
   TimePoint time{};
   bool has_time = false;
+  bool time_inherited = false;  // the record had no time: it took the previous record's
   Level level = Level::kUnknown;
   std::string node;     // ES node name, else host; the default correlation key
   std::string cluster;  // ES cluster name when the format carries it

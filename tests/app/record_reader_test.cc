@@ -76,12 +76,13 @@ TEST(RecordReaderTest, SearchesBrokenJsonAsTextAndPassesOverBinary) {
   EXPECT_EQ(records[1].line_number, 2u);
   EXPECT_EQ(records[2].text.size(), 256u);
   EXPECT_TRUE(records[2].truncated);
+  EXPECT_EQ(FormatTimestamp(records[2].time), "2026-11-29T02:54:12.000Z") << "salvaged from the cut JSON";
   EXPECT_EQ(records[3].message(), "three");
   EXPECT_EQ(reader->stats().malformed, 2u) << "broken JSON and the cut 1000-byte line";
   EXPECT_EQ(reader->stats().unreadable, 1u);
   EXPECT_EQ(reader->stats().truncated, 1u);
-  EXPECT_EQ(reader->stats().formats.at("/ecs"), 2u);
-  EXPECT_EQ(reader->stats().formats.at("/text"), 2u);
+  EXPECT_EQ(reader->stats().formats.at("/ecs"), 3u);
+  EXPECT_EQ(reader->stats().formats.at("/text"), 1u);
 }
 
 TEST(RecordReaderTest, InheritsTimeAndFallsBackToTheDefaultNode) {

@@ -103,12 +103,33 @@ TEST(EsJsonDecoderTest, TellsForeignAndBrokenInputApart) {
   EXPECT_EQ(Decode(ecs, "[2026-11-29T02:54:11,123][INFO ][a] [n] plain", &record), Decoder::Outcome::kNotMine);
   EXPECT_EQ(Decode(ecs, R"({"timestamp":"2019-01-18T08:55:08,159+0100","message":"es7"})", &record),
             Decoder::Outcome::kNotMine);
-  EXPECT_EQ(Decode(ecs, R"({"@timestamp":"2026-11-29T02:54:11Z","message":"unterminated)", &record, &why),
+  EXPECT_EQ(Decode(ecs, R"({"@timestamp": broken, "message":"unterminated)", &record, &why),
             Decoder::Outcome::kMalformed);
   EXPECT_EQ(why, "invalid JSON");
+  EXPECT_TRUE(record.text.empty()) << "nothing salvaged without a readable time";
   EXPECT_EQ(Decode(ecs, R"({"@timestamp":12,"message":"m"})", &record, &why), Decoder::Outcome::kMalformed);
   EXPECT_EQ(Decode(ecs, "{\"@timestamp\":\"2026-11-29T02:54:11Z\",\"message\":\"\xff\xfe\"}", &record, &why),
             Decoder::Outcome::kMalformed);
+}
+
+// A record cut short (a stacktrace array spilling over lines, a line cut at the size cap)
+// keeps what it says of itself, and its whole text is searched.
+TEST(EsJsonDecoderTest, SalvagesTimeLevelAndNodeFromACutRecord) {
+  const EsJsonDecoder es7(EsJsonDecoder::Dialect::kEs7);
+  LogRecord record;
+  std::string why;
+  const std::string cut =
+      R"({"type": "server", "timestamp": "2019-11-06T03:49:15,072Z", "level": "DEBUG", )"
+      R"("component": "o.e.a.a.c.n.i.TransportNodesInfoAction", "node.name": "es-master-0", )"
+      R"("message": "failed", )" "\n"
+      R"("stacktrace": ["Caused by: CircuitBreakingException: [in_flight_requests] Data too large",)";
+  ASSERT_EQ(Decode(es7, cut, &record, &why), Decoder::Outcome::kMalformed);
+  EXPECT_NE(why.find("recovered"), std::string::npos);
+  EXPECT_EQ(FormatTimestamp(record.time), "2019-11-06T03:49:15.072Z");
+  EXPECT_EQ(record.level, Level::kDebug);
+  EXPECT_EQ(record.node, "es-master-0");
+  EXPECT_EQ(record.logger, "o.e.a.a.c.n.i.TransportNodesInfoAction");
+  EXPECT_EQ(record.text, cut);
 }
 
 TEST(EsJsonDecoderTest, KeepsARecordWhoseTimeDoesNotParse) {
