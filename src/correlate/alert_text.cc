@@ -80,6 +80,7 @@ void AddEvidence(const LogRecord& record, const PatternHit& hit, const std::stri
     entry.message.resize(kMaxEvidenceMessage);
     entry.message += "…";
   }
+  if (record.truncated) entry.message += " [record truncated]";
   entry.pinned = pinned;
   if (evidence->size() >= max_evidence) {
     auto unpinned = std::find_if(evidence->begin(), evidence->end(),

@@ -192,6 +192,22 @@ TEST_F(InhibitTest, AnOpenChainSilencesTheStandaloneAlertOnItsNodeOnly) {
   EXPECT_EQ(*alerts[0].lead_time, Duration(0)) << "no precursor warned about node-3";
 }
 
+TEST_F(CorrelatorTest, EvidenceSaysWhenItsRecordWasCut) {
+  Correlator correlator(catalog_, CorrelatorOptions{});
+  LogRecord record;
+  record.time = kStart;
+  record.node = "node-2";
+  record.text = "scroll line";
+  record.message_length = record.text.size();
+  record.truncated = true;
+  std::vector<Alert> alerts;
+  PatternHit hit;
+  hit.pattern = catalog_.FindPattern("scroll");
+  correlator.Observe(record, {hit}, &alerts);
+  ASSERT_EQ(alerts.size(), 1u);
+  EXPECT_EQ(alerts[0].evidence[0].message, "scroll line [record truncated]");
+}
+
 TEST_F(CorrelatorTest, StateIsBoundedAndEvictionsAreCounted) {
   CorrelatorOptions options;
   options.max_groups = 2;
