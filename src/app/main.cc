@@ -32,6 +32,7 @@ const std::vector<Verb>& Verbs() {
   static const std::vector<Verb> verbs = {
       {"scan", "read log files or stdin to the end and print alerts as JSON lines", RunScan},
       {"catalog", "list, explain, lint and test the precursor catalog", RunCatalog},
+      {"match", "show which patterns hit each record and what they captured", RunMatch},
   };
   return verbs;
 }

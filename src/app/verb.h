@@ -38,5 +38,6 @@ int UsageError(std::string_view message);
 
 int RunScan(const Args& args);
 int RunCatalog(const Args& args);
+int RunMatch(const Args& args);
 
 }  // namespace foreshock::app

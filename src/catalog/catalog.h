@@ -49,8 +49,10 @@ struct Pattern {
   // Filters applied after a regex hit; empty means "any".
   std::string logger_regex;
   Level min_level = Level::kUnknown;
+  Level max_level = Level::kUnknown;
   std::vector<std::string> datasets;
   Marker marker = Marker::kNone;
+  std::vector<std::string> resolves;  // recovery markers: the patterns whose alerts this ends
   std::string predicts;
   std::string runbook;
   std::vector<std::string> versions;
@@ -82,6 +84,7 @@ struct Rule {
   std::string runbook;
   SourceLocation where;
   std::string overrides;
+  bool implicit = false;  // made by the loader for a pattern no rule uses
 };
 
 class Catalog {

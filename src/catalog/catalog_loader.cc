@@ -15,8 +15,8 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::set<std::string> kPatternKeys = {
-    "id",      "title",   "category", "severity", "regex",    "fields",   "logger", "min_level",
-    "datasets", "marker", "predicts", "runbook",  "versions", "examples"};
+    "id",      "title",   "category", "severity", "regex",    "fields",   "logger", "min_level", "max_level",
+    "datasets", "marker", "predicts", "runbook",  "versions", "examples", "resolves"};
 const std::set<std::string> kRuleKeys = {
     "id",     "name",    "category", "kind",          "pattern",      "steps",
     "severity", "message", "count",  "window",        "group_by",     "realert",
@@ -46,8 +46,13 @@ Pattern ReadPattern(const YamlReader& reader, const YAML::Node& node) {
   pattern.regex = reader.RequiredString(node, "regex");
   pattern.logger_regex = reader.StringOr(node, "logger", "");
   pattern.min_level = reader.LevelOr(node, "min_level", Level::kUnknown);
+  pattern.max_level = reader.LevelOr(node, "max_level", Level::kUnknown);
   pattern.datasets = reader.StringList(node, "datasets");
   pattern.marker = reader.MarkerOr(node, "marker", Marker::kNone);
+  pattern.resolves = reader.StringList(node, "resolves");
+  if (!pattern.resolves.empty() && pattern.marker != Marker::kRecovery) {
+    reader.Error(node["resolves"], "only a 'marker: recovery' pattern can resolve others");
+  }
   pattern.predicts = reader.StringOr(node, "predicts", "");
   pattern.runbook = reader.StringOr(node, "runbook", "");
   pattern.versions = reader.StringList(node, "versions");
@@ -218,6 +223,13 @@ void CheckRuleReferences(const std::vector<Pattern>& patterns, const std::vector
                          LoadReport* report) {
   std::set<std::string> pattern_ids;
   for (const Pattern& pattern : patterns) pattern_ids.insert(pattern.id);
+  for (const Pattern& pattern : patterns) {
+    for (const std::string& id : pattern.resolves) {
+      if (!pattern_ids.contains(id)) {
+        report->Error(pattern.where, "pattern '" + pattern.id + "' resolves unknown pattern '" + id + "'");
+      }
+    }
+  }
   std::set<std::string> rule_ids;
   for (const Rule& rule : rules) rule_ids.insert(rule.id);
   for (const Rule& rule : rules) {
@@ -233,6 +245,38 @@ void CheckRuleReferences(const std::vector<Pattern>& patterns, const std::vector
         report->Error(rule.where, "rule '" + rule.id + "' is inhibited by unknown rule '" + id + "'");
       }
     }
+  }
+}
+
+// A pattern at warning or above that no rule uses alerts on its own: a `single` rule with the
+// pattern's id, title, severity and runbook. Patterns that rules use are building blocks.
+void AddImplicitRules(const std::vector<Pattern>& patterns, std::vector<Rule>* rules) {
+  std::set<std::string> used;
+  std::set<std::string> rule_ids;
+  for (const Rule& rule : *rules) {
+    rule_ids.insert(rule.id);
+    for (const RuleStep& step : rule.steps) used.insert(step.patterns.begin(), step.patterns.end());
+  }
+  for (const Pattern& pattern : patterns) {
+    if (pattern.severity < Severity::kWarning || pattern.marker == Marker::kRecovery ||
+        used.contains(pattern.id) || rule_ids.contains(pattern.id)) {
+      continue;
+    }
+    Rule rule;
+    rule.id = pattern.id;
+    rule.name = pattern.title;
+    rule.category = pattern.category;
+    rule.kind = Rule::Kind::kSingle;
+    rule.steps.push_back({{pattern.id}, pattern.severity,
+                          pattern.title + " on {node}." + (pattern.predicts.empty() ? "" : " " + pattern.predicts)});
+    rule.window = std::chrono::minutes(10);
+    rule.realert = std::chrono::hours(1);
+    rule.resolve_after = std::chrono::minutes(15);
+    rule.group_by = {"node"};
+    rule.runbook = pattern.runbook;
+    rule.where = pattern.where;
+    rule.implicit = true;
+    rules->push_back(std::move(rule));
   }
 }
 
@@ -253,6 +297,7 @@ std::unique_ptr<const Catalog> LoadCatalog(const std::vector<CatalogSource>& sou
   }
   CheckRuleReferences(patterns, rules, report);
   if (report->has_errors()) return nullptr;
+  AddImplicitRules(patterns, &rules);
   return std::make_unique<const Catalog>(std::move(patterns), std::move(rules));
 }
 

@@ -3,7 +3,8 @@
 // Loads catalog YAML files (patterns and rules) into an immutable Catalog. Every problem is
 // collected into a LoadReport with its file:line:col: YAML syntax, unknown keys, duplicate
 // ids, RE2 compile errors (with RE2's own message), bad durations or field types, and rules
-// naming unknown patterns. Loading fails as a whole if any error was found.
+// naming unknown patterns. Loading fails as a whole if any error was found. Every pattern at
+// warning or above that no rule uses gets an implicit `single` rule of its own.
 // The file format is documented in patterns/README.md.
 
 #include <memory>

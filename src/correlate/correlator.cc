@@ -16,7 +16,10 @@ std::string_view ActionName(Alert::Action action) {
 }
 
 Correlator::Correlator(const Catalog& catalog, const CorrelatorOptions& options)
-    : catalog_(catalog), options_(options), feeds_(catalog.patterns().size()) {
+    : catalog_(catalog),
+      options_(options),
+      feeds_(catalog.patterns().size()),
+      recovers_(catalog.patterns().size()) {
   for (size_t r = 0; r < catalog.rules().size(); ++r) {
     const Rule& rule = catalog.rules()[r];
     for (size_t s = 0; s < rule.steps.size(); ++s) {
@@ -26,12 +29,23 @@ Correlator::Correlator(const Catalog& catalog, const CorrelatorOptions& options)
       }
     }
   }
+  for (size_t p = 0; p < catalog.patterns().size(); ++p) {
+    for (const std::string& id : catalog.patterns()[p].resolves) {
+      const int resolved = catalog.FindPattern(id);
+      if (resolved < 0) continue;
+      for (const auto& [rule, step] : feeds_[static_cast<size_t>(resolved)]) {
+        recovers_[p].push_back(rule);
+      }
+    }
+  }
 }
 
 void Correlator::Observe(const LogRecord& record, const std::vector<PatternHit>& hits,
                          std::vector<Alert>* alerts) {
   for (const PatternHit& hit : hits) {
     ++stats_.hits;
+    const Pattern& pattern = catalog_.patterns()[static_cast<size_t>(hit.pattern)];
+    if (pattern.marker == Marker::kRecovery) Recover(pattern, record, alerts);
     for (const auto& [rule, step] : feeds_[static_cast<size_t>(hit.pattern)]) {
       ApplyHit(rule, step, record, hit, alerts);
     }
@@ -102,6 +116,29 @@ void Correlator::ApplyHit(int rule_index, int step, const LogRecord& record,
   if (pattern.marker == Marker::kOutage) alert.lead_time = LeadTime(state, now);
   alerts->push_back(std::move(alert));
   ++stats_.alerts;
+}
+
+void Correlator::Recover(const Pattern& recovery, const LogRecord& record,
+                         std::vector<Alert>* alerts) {
+  const int index = catalog_.FindPattern(recovery.id);
+  const std::vector<int>& rules = recovers_[static_cast<size_t>(index)];
+  for (auto it = states_.begin(); it != states_.end();) {
+    const bool resolves = it->node == record.node &&
+                          std::find(rules.begin(), rules.end(), it->rule) != rules.end();
+    if (!resolves) {
+      ++it;
+      continue;
+    }
+    if (it->firing) {
+      Alert alert = MakeAlert(*it, Alert::Action::kResolved, record.time);
+      alert.severity = Severity::kInfo;
+      alert.message = "Resolved: " + alert.rule->name + " on " + it->node + ": " + recovery.title + ".";
+      alerts->push_back(std::move(alert));
+      ++stats_.alerts;
+    }
+    index_.erase(it->index_key);
+    it = states_.erase(it);
+  }
 }
 
 Correlator::StateList::iterator Correlator::FindOrCreate(int rule_index, const std::string& key,

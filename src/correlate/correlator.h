@@ -75,6 +75,9 @@ class Correlator {
 
   void ApplyHit(int rule_index, int step, const LogRecord& record, const PatternHit& hit,
                 std::vector<Alert>* alerts);
+  // A recovery marker for `node`: resolves the open alerts of the rules that use any of the
+  // patterns it resolves.
+  void Recover(const Pattern& recovery, const LogRecord& record, std::vector<Alert>* alerts);
   StateList::iterator FindOrCreate(int rule_index, const std::string& key, TimePoint now);
   bool IsInhibited(const Rule& rule, const GroupState& state) const;
   std::optional<Duration> LeadTime(const GroupState& state, TimePoint now) const;
@@ -84,6 +87,8 @@ class Correlator {
   CorrelatorOptions options_;
   // For each pattern: the (rule, step) pairs it feeds.
   std::vector<std::vector<std::pair<int, int>>> feeds_;
+  // For each recovery pattern: the rules whose alerts it resolves.
+  std::vector<std::vector<int>> recovers_;
   StateList states_;  // most recently hit first
   std::unordered_map<std::string, StateList::iterator> index_;  // "rule\x1fkey" -> state
   CorrelatorStats stats_;

@@ -69,6 +69,26 @@ void AppendLine(std::string_view line, std::string* text) {
   text->append(line);
 }
 
+// ES 8 slow logs keep took, hits and source in fields of their own; lay them out as the
+// plain and ES 7 slow logs do ("[index][0] took[1.2s], took_millis[1200], ...") so one
+// pattern reads every version.
+void AppendSlowLogFields(const Json& object, std::string* text) {
+  static constexpr const char* kFields[] = {"took", "took_millis", "total_hits", "search_type",
+                                            "total_shards", "id", "source"};
+  bool first = true;
+  for (const char* field : kFields) {
+    const Json* value = Lookup(object, std::string("elasticsearch.slowlog.") + field);
+    if (value == nullptr) value = Lookup(object, field);
+    if (value == nullptr || !value->is_string()) {
+      if (first) return;  // no took: not a slow log
+      continue;
+    }
+    *text += first ? " " : ", ";
+    *text += std::string(field) + "[" + value->get_ref<const std::string&>() + "]";
+    first = false;
+  }
+}
+
 void AppendExceptionText(const Json& object, std::string* text) {
   for (const char* key : {"error.type", "error.message", "error.stack_trace"}) {
     const Json* value = Lookup(object, key);
@@ -168,6 +188,7 @@ Decoder::Outcome EsJsonDecoder::Decode(std::string_view text, const DecodeOption
   CopyString(object, fields.cluster, &record->cluster);
   CopyString(object, fields.dataset, &record->dataset);
   record->text = message->get_ref<const std::string&>();
+  if (record->text.find("took[") == std::string::npos) AppendSlowLogFields(object, &record->text);
   record->message_length = record->text.size();
   AppendExceptionText(object, &record->text);
   return Outcome::kDecoded;

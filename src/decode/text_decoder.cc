@@ -1,5 +1,7 @@
 #include "decode/text_decoder.h"
 
+#include "base/timestamp_parser.h"
+
 namespace foreshock {
 
 bool TextDecoder::IsReadable(std::string_view text) {
@@ -30,11 +32,18 @@ bool TextDecoder::IsReadable(std::string_view text) {
   return true;
 }
 
-Decoder::Outcome TextDecoder::Decode(std::string_view text, const DecodeOptions& /*options*/,
+Decoder::Outcome TextDecoder::Decode(std::string_view text, const DecodeOptions& options,
                                      LogRecord* record, std::string* why) const {
   if (!IsReadable(text)) {
     *why = "binary data or invalid UTF-8";
     return Outcome::kNotMine;
+  }
+  // A line that starts with a stamp (JVM GC logs: "2018-06-11T01:53:11.382+0000: 1396.7: ...")
+  // keeps its time.
+  if (auto stamp = ParseTimestamp(text, *options.zone);
+      stamp && stamp->length < text.size() && (text[stamp->length] == ':' || text[stamp->length] == ' ')) {
+    record->time = stamp->time;
+    record->has_time = true;
   }
   const size_t newline = text.find('\n');
   record->text.assign(text);

@@ -4,7 +4,8 @@
 // but readable text (valid UTF-8, no control characters but tabs), becomes a record of its
 // own with no time, level or node of its own, so patterns still see it. That is how a bare
 // "java.lang.OutOfMemoryError: Java heap space" on a container's stdout, or exception text
-// pasted without its log header, is caught. Binary garbage is not text: kNotMine.
+// pasted without its log header, is caught. A line that starts with a timestamp (a JVM GC
+// log) keeps it as its time. Binary garbage is not text: kNotMine.
 
 #include "decode/decoder.h"
 

@@ -71,8 +71,9 @@ void Matcher::CandidatePatterns(std::string_view text, std::vector<int>* out) co
 
 bool Matcher::PassesFilters(int pattern, const LogRecord& record) const {
   const Pattern& spec = catalog_.patterns()[static_cast<size_t>(pattern)];
-  if (spec.min_level != Level::kUnknown && record.level != Level::kUnknown &&
-      record.level < spec.min_level) {
+  if (record.level != Level::kUnknown &&
+      ((spec.min_level != Level::kUnknown && record.level < spec.min_level) ||
+       (spec.max_level != Level::kUnknown && record.level > spec.max_level))) {
     return false;
   }
   const RE2* logger = compiled_[static_cast<size_t>(pattern)].logger.get();

@@ -48,8 +48,9 @@ TEST(EsJsonDecoderTest, PatternsSeeEcsErrorFieldsAfterTheMessage) {
             "TooManyScrollContextsException: too many");
 }
 
-// ES 8 slow logs carry no "message": the slow-log message stands in for it. 8.0 snapshots
-// wrote the node under "node.name".
+// ES 8 slow logs carry no "message": the slow-log message stands in for it, followed by the
+// slow-log fields laid out as the plain slow log writes them. 8.0 snapshots wrote the node
+// under "node.name".
 TEST(EsJsonDecoderTest, DecodesEcsSlowLogsAndSnapshotFieldNames) {
   const EsJsonDecoder decoder(EsJsonDecoder::Dialect::kEcs);
   LogRecord record;
@@ -60,7 +61,7 @@ TEST(EsJsonDecoderTest, DecodesEcsSlowLogsAndSnapshotFieldNames) {
                    R"("log.logger":"index.indexing.slowlog.index","node.name":"runTask-0"})",
                    &record),
             Decoder::Outcome::kDecoded);
-  EXPECT_EQ(record.message(), "[test_1/8pT6xiN_Tt-dcJWRR3LX6A]");
+  EXPECT_EQ(record.message(), "[test_1/8pT6xiN_Tt-dcJWRR3LX6A] took[31.9ms]");
   EXPECT_EQ(record.level, Level::kTrace);
   EXPECT_EQ(record.dataset, "elasticsearch.index_indexing_slowlog");
   EXPECT_EQ(record.node, "runTask-0");
