@@ -28,7 +28,8 @@ std::string DefaultNode(const CommonOptions& options, const std::string& path) {
   return stem.substr(0, stem.find('.'));
 }
 
-void LogSummary(const std::vector<std::unique_ptr<RecordReader>>& readers, const Pipeline& pipeline) {
+void LogSummary(const std::vector<std::unique_ptr<RecordReader>>& readers, const Pipeline& pipeline,
+                const Matcher& matcher) {
   InputStats total;
   for (const auto& reader : readers) {
     const InputStats& stats = reader->stats();
@@ -44,6 +45,10 @@ void LogSummary(const std::vector<std::unique_ptr<RecordReader>>& readers, const
                "{} unreadable (passed over), {} truncated, {} without a timestamp",
                total.lines, total.records, summary.hits, summary.alerts, total.malformed,
                total.unreadable, total.truncated, total.no_time);
+  spdlog::debug("literal prefilter: {} literals; {} records stopped, {} passed to the pattern set; "
+                "{} matched pattern by pattern",
+                matcher.atom_count(), matcher.prefilter_skipped(), matcher.prefilter_passed(),
+                matcher.fallback_count());
   const CorrelatorStats& correlator = pipeline.correlator_stats();
   if (correlator.evicted > 0) {
     spdlog::warn("{} correlation groups were evicted to stay within the state bound",
@@ -138,7 +143,7 @@ int RunScan(const Args& args) {
     spdlog::error("{}", status.message());
     return kExitError;
   }
-  LogSummary(readers, pipeline);
+  LogSummary(readers, pipeline, **matcher);
   const PipelineSummary& summary = pipeline.summary();
   if (fail_on_alert && summary.any_alert && summary.highest >= Severity::kWarning) return kExitAlert;
   return kExitOk;

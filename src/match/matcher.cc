@@ -39,6 +39,7 @@ Result<std::unique_ptr<Matcher>> Matcher::Create(const Catalog& catalog,
     }
     matcher->compiled_.push_back(std::move(compiled));
   }
+  if (options.prefilter) matcher->BuildPrefilter(options);
   // RE2 refuses to compile a Set whose DFA would not fit in max_mem (it probes the DFA
   // while compiling); matching then goes pattern by pattern rather than not at all.
   if (!matcher->set_->Compile()) {
@@ -50,8 +51,46 @@ Result<std::unique_ptr<Matcher>> Matcher::Create(const Catalog& catalog,
   return matcher;
 }
 
+void Matcher::BuildPrefilter(const MatcherOptions& options) {
+  if (catalog_.patterns().empty()) return;
+  auto filtered = std::make_unique<re2::FilteredRE2>(options.min_atom_len);
+  for (const Pattern& pattern : catalog_.patterns()) {
+    int id = 0;
+    if (filtered->Add(pattern.regex, QuietOptions(), &id) != RE2::NoError) return;
+  }
+  std::vector<std::string> atoms;
+  filtered->Compile(&atoms);
+  // A pattern without atoms could match any text: the prefilter would never skip anything.
+  std::vector<int> unfiltered;
+  filtered->AllPotentials({}, &unfiltered);
+  if (atoms.empty() || !unfiltered.empty()) {
+    spdlog::debug("literal prefilter off: {} pattern(s) have no required literal", unfiltered.size());
+    return;
+  }
+  atoms_ = std::make_unique<LiteralScanner>(atoms);
+  atom_count_ = atoms.size();
+  filtered_ = std::move(filtered);
+}
+
+bool Matcher::MayMatch(std::string_view text) const {
+  if (filtered_ == nullptr) return true;
+  thread_local std::vector<int> found;
+  thread_local std::vector<int> potentials;
+  found.clear();
+  atoms_->Scan(text, &found);
+  bool may = false;
+  if (!found.empty()) {
+    potentials.clear();
+    filtered_->AllPotentials(found, &potentials);
+    may = !potentials.empty();
+  }
+  (may ? prefilter_passed_ : prefilter_skipped_).fetch_add(1, std::memory_order_relaxed);
+  return may;
+}
+
 void Matcher::CandidatePatterns(std::string_view text, std::vector<int>* out) const {
   out->clear();
+  if (!MayMatch(text)) return;
   if (set_ != nullptr) {
     RE2::Set::ErrorInfo error;
     if (set_->Match(text, out, &error)) return;

@@ -1,13 +1,18 @@
 #pragma once
 
-// Matcher finds the catalog patterns that hit a record: one RE2::Set pass over the record's
-// text for all patterns at once, then the pattern's own RE2 for captures on the hits only,
+// Matcher finds the catalog patterns that hit a record. A literal prefilter comes first: RE2's
+// FilteredRE2 derives the literals ("atoms") each pattern cannot match without, a
+// LiteralScanner looks for all of them in one pass, and a record whose atoms satisfy no
+// pattern stops there, so ordinary lines cost almost nothing. Otherwise one RE2::Set pass
+// over the record's text finds every pattern that matches, then the pattern's own RE2 runs
+// for captures on the hits only,
 // then the pattern's filters (logger, minimum level, dataset). It never silently misses a
 // hit: when the Set does not fit in max_mem (RE2 refuses to compile it) or its DFA runs out
 // of memory on a record (reported only through ErrorInfo), it matches pattern by pattern
 // instead, counts it and says so once on stderr.
 // Immutable after Create(); Match() is const and safe to call from several threads.
 
+#include <re2/filtered_re2.h>
 #include <re2/re2.h>
 #include <re2/set.h>
 
@@ -19,12 +24,15 @@
 #include "base/result.h"
 #include "catalog/catalog.h"
 #include "decode/log_record.h"
+#include "match/literal_scanner.h"
 #include "match/pattern_hit.h"
 
 namespace foreshock {
 
 struct MatcherOptions {
   int64_t max_mem = 64 << 20;  // budget for the RE2::Set's DFA
+  bool prefilter = true;       // skip records that contain no pattern's literals
+  int min_atom_len = 3;        // shortest literal worth prefiltering on
 };
 
 class Matcher {
@@ -41,6 +49,11 @@ class Matcher {
 
   // How many records were matched pattern by pattern because the Set was out of memory.
   uint64_t fallback_count() const { return fallbacks_.load(std::memory_order_relaxed); }
+  // How many records the prefilter let through to the RE2::Set, and how many it stopped.
+  uint64_t prefilter_passed() const { return prefilter_passed_.load(std::memory_order_relaxed); }
+  uint64_t prefilter_skipped() const { return prefilter_skipped_.load(std::memory_order_relaxed); }
+  // Number of prefilter literals (0: the prefilter is off or useless for this catalog).
+  size_t atom_count() const { return atom_count_; }
 
  private:
   struct Compiled {
@@ -50,6 +63,9 @@ class Matcher {
   };
 
   explicit Matcher(const Catalog& catalog) : catalog_(catalog) {}
+  void BuildPrefilter(const MatcherOptions& options);
+  // False when the prefilter proves no pattern can match `text`.
+  bool MayMatch(std::string_view text) const;
   void CandidatePatterns(std::string_view text, std::vector<int>* out) const;
   bool PassesFilters(int pattern, const LogRecord& record) const;
   bool CaptureHit(int pattern, std::string_view text, PatternHit* hit) const;
@@ -57,7 +73,12 @@ class Matcher {
   const Catalog& catalog_;
   std::vector<Compiled> compiled_;
   std::unique_ptr<RE2::Set> set_;
+  std::unique_ptr<re2::FilteredRE2> filtered_;  // null: no prefilter
+  std::unique_ptr<LiteralScanner> atoms_;
+  size_t atom_count_ = 0;
   mutable std::atomic<uint64_t> fallbacks_{0};
+  mutable std::atomic<uint64_t> prefilter_passed_{0};
+  mutable std::atomic<uint64_t> prefilter_skipped_{0};
 };
 
 }  // namespace foreshock

@@ -124,6 +124,81 @@ TEST(CatalogLoaderTest, UserEntriesOverrideBuiltinOnesAndSaySo) {
   EXPECT_EQ(report.diagnostics()[0].kind, Diagnostic::Kind::kNote);
 }
 
+// A warning-or-above pattern no rule uses alerts on its own; one a rule uses, or an info or
+// recovery pattern, does not.
+TEST(CatalogLoaderTest, UnusedWarningPatternsGetAnImplicitSingleRule) {
+  TempDir dir;
+  std::string text = kGoodPattern;
+  text.replace(text.find("rules:"), std::string::npos, "");
+  text += R"(  - id: test.unused
+    title: Disk on fire
+    category: disk
+    severity: critical
+    regex: 'on fire'
+    predicts: smoke
+    runbook: call the fire brigade
+    examples: {match: ['on fire'], no_match: ['cold']}
+  - id: test.quiet
+    title: Mere info
+    category: disk
+    severity: info
+    regex: 'info'
+    examples: {match: ['info'], no_match: ['x']}
+  - id: test.cooled
+    title: Fire out
+    category: disk
+    severity: info
+    marker: recovery
+    resolves: [test.unused]
+    regex: 'fire out'
+    examples: {match: ['fire out'], no_match: ['x']}
+rules:
+  - id: test.scroll_rule
+    name: Scroll
+    category: search
+    pattern: test.scroll
+    message: 'limit {limit} on {node}'
+)";
+  LoadReport report;
+  auto catalog = LoadCatalog({{dir.Write("c.yaml", text), CatalogSource::Layer::kBuiltin}}, &report);
+  ASSERT_NE(catalog, nullptr) << ::testing::PrintToString(Messages(report));
+  ASSERT_EQ(catalog->rules().size(), 2u);
+  const Rule& implicit = catalog->rules()[1];
+  EXPECT_EQ(implicit.id, "test.unused");
+  EXPECT_TRUE(implicit.implicit);
+  EXPECT_EQ(implicit.steps[0].severity, Severity::kCritical);
+  EXPECT_EQ(implicit.steps[0].message, "Disk on fire on {node}. smoke");
+  EXPECT_EQ(implicit.runbook, "call the fire brigade");
+  EXPECT_EQ(catalog->patterns()[3].resolves, std::vector<std::string>{"test.unused"});
+}
+
+TEST(CatalogLoaderTest, OnlyRecoveryPatternsResolveAndOnlyKnownOnes) {
+  TempDir dir;
+  const std::string path = dir.Write("r.yaml", R"(patterns:
+  - id: test.a
+    title: a
+    category: disk
+    regex: 'a'
+    resolves: [test.b]
+    examples: {match: ['a'], no_match: ['x']}
+  - id: test.c
+    title: c
+    category: disk
+    marker: recovery
+    resolves: [test.nothing]
+    regex: 'c'
+    examples: {match: ['c'], no_match: ['x']}
+)");
+  LoadReport report;
+  EXPECT_EQ(LoadCatalog({{path, CatalogSource::Layer::kBuiltin}}, &report), nullptr);
+  const auto messages = Messages(report);
+  ASSERT_EQ(messages.size(), 3u);
+  EXPECT_NE(messages[0].find(":6:15: error: only a 'marker: recovery' pattern can resolve others"), std::string::npos)
+      << messages[0];
+  EXPECT_NE(messages[1].find(":2:5: error: pattern 'test.a' resolves unknown pattern 'test.b'"), std::string::npos);
+  EXPECT_NE(messages[2].find(":8:5: error: pattern 'test.c' resolves unknown pattern 'test.nothing'"), std::string::npos);
+}
+
 TEST(CatalogLoaderTest, FieldsMustNameCapturesAndMissingPathsAreErrors) {
   TempDir dir;
   std::string text = kGoodPattern;

@@ -208,6 +208,35 @@ TEST_F(CorrelatorTest, EvidenceSaysWhenItsRecordWasCut) {
   EXPECT_EQ(alerts[0].evidence[0].message, "scroll line [record truncated]");
 }
 
+class RecoveryTest : public CorrelatorTest {
+ protected:
+  RecoveryTest() : CorrelatorTest(RecoveryCatalog()) {}
+  static Catalog RecoveryCatalog() {
+    Pattern cleared = MakePattern("cleared", Marker::kRecovery);
+    cleared.title = "High watermark no longer exceeded";
+    cleared.resolves = {"high"};
+    return Catalog({MakePattern("high"), cleared},
+                   {MakeRule("high_rule", Rule::Kind::kSingle, {{"high"}})});
+  }
+};
+
+TEST_F(RecoveryTest, ARecoveryMarkerResolvesItsNodesAlertAtOnce) {
+  Correlator correlator(catalog_, CorrelatorOptions{});
+  ASSERT_EQ(Hit(&correlator, seconds(0), "node-1", "high").size(), 1u);
+  ASSERT_EQ(Hit(&correlator, seconds(5), "node-2", "high").size(), 1u);
+  auto alerts = Hit(&correlator, minutes(3), "node-1", "cleared");
+  ASSERT_EQ(alerts.size(), 1u);
+  EXPECT_EQ(alerts[0].action, Alert::Action::kResolved);
+  EXPECT_EQ(alerts[0].node, "node-1");
+  EXPECT_EQ(alerts[0].time, kStart + minutes(3));
+  EXPECT_EQ(alerts[0].message, "Resolved: high_rule on node-1: High watermark no longer exceeded.");
+  // node-2's alert is untouched and resolves only when it goes quiet.
+  std::vector<Alert> later;
+  correlator.AdvanceTo(kStart + minutes(16), &later);
+  ASSERT_EQ(later.size(), 1u);
+  EXPECT_EQ(later[0].node, "node-2");
+}
+
 TEST_F(CorrelatorTest, StateIsBoundedAndEvictionsAreCounted) {
   CorrelatorOptions options;
   options.max_groups = 2;

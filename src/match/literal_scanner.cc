@@ -1,0 +1,88 @@
+#include "match/literal_scanner.h"
+
+#include <cctype>
+#include <queue>
+
+namespace foreshock {
+
+LiteralScanner::LiteralScanner(const std::vector<std::string>& literals)
+    : literal_count_(literals.size()) {
+  // Byte classes: one per distinct (lower-cased) byte used by the literals.
+  for (const std::string& literal : literals) {
+    for (char c : literal) {
+      const auto folded = static_cast<unsigned char>(std::tolower(static_cast<unsigned char>(c)));
+      if (byte_class_[folded] == 0) byte_class_[folded] = static_cast<uint8_t>(class_count_++);
+    }
+  }
+  for (int upper = 'A'; upper <= 'Z'; ++upper) byte_class_[upper] = byte_class_[upper - 'A' + 'a'];
+
+  // The trie, with -1 for missing edges.
+  std::vector<std::vector<int>> edges(1, std::vector<int>(class_count_, -1));
+  outputs_.assign(1, {});
+  for (size_t i = 0; i < literals.size(); ++i) {
+    int state = 0;
+    for (char c : literals[i]) {
+      const uint8_t cls = byte_class_[static_cast<unsigned char>(c)];
+      if (edges[static_cast<size_t>(state)][cls] < 0) {
+        edges[static_cast<size_t>(state)][cls] = static_cast<int>(edges.size());
+        edges.emplace_back(class_count_, -1);
+        outputs_.emplace_back();
+      }
+      state = edges[static_cast<size_t>(state)][cls];
+    }
+    outputs_[static_cast<size_t>(state)].push_back(static_cast<int>(i));
+  }
+
+  // Breadth-first: failure links, then complete transitions and outputs through them.
+  std::vector<int> failure(edges.size(), 0);
+  transitions_.assign(edges.size() * class_count_, 0);
+  std::queue<int> pending;
+  for (size_t cls = 0; cls < class_count_; ++cls) {
+    const int child = edges[0][cls];
+    transitions_[cls] = child < 0 ? 0 : child;
+    if (child > 0) pending.push(child);
+  }
+  while (!pending.empty()) {
+    const int state = pending.front();
+    pending.pop();
+    const auto fail = static_cast<size_t>(failure[static_cast<size_t>(state)]);
+    auto& out = outputs_[static_cast<size_t>(state)];
+    out.insert(out.end(), outputs_[fail].begin(), outputs_[fail].end());
+    for (size_t cls = 0; cls < class_count_; ++cls) {
+      const int child = edges[static_cast<size_t>(state)][cls];
+      const size_t slot = static_cast<size_t>(state) * class_count_ + cls;
+      if (child < 0) {
+        transitions_[slot] = transitions_[fail * class_count_ + cls];
+      } else {
+        transitions_[slot] = child;
+        failure[static_cast<size_t>(child)] = transitions_[fail * class_count_ + cls];
+        pending.push(child);
+      }
+    }
+  }
+}
+
+void LiteralScanner::Scan(std::string_view text, std::vector<int>* found) const {
+  std::vector<bool> seen(literal_count_, false);
+  int state = 0;
+  for (char c : text) {
+    state = Next(state, static_cast<unsigned char>(c));
+    for (int literal : outputs_[static_cast<size_t>(state)]) {
+      if (!seen[static_cast<size_t>(literal)]) {
+        seen[static_cast<size_t>(literal)] = true;
+        found->push_back(literal);
+      }
+    }
+  }
+}
+
+bool LiteralScanner::Any(std::string_view text) const {
+  int state = 0;
+  for (char c : text) {
+    state = Next(state, static_cast<unsigned char>(c));
+    if (!outputs_[static_cast<size_t>(state)].empty()) return true;
+  }
+  return false;
+}
+
+}  // namespace foreshock

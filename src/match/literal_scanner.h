@@ -1,0 +1,42 @@
+#pragma once
+
+// LiteralScanner finds which of a fixed set of literal strings occur in a text, ignoring
+// ASCII case, in one pass (Aho-Corasick with every transition precomputed over byte classes,
+// so the inner loop is one table lookup per byte). The matcher uses it to find RE2's
+// prefilter atoms: a record that contains no atom of any pattern cannot match any pattern.
+// Immutable after construction; Scan() is const and thread-safe.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace foreshock {
+
+class LiteralScanner {
+ public:
+  // `literals` must be non-empty strings; matching ignores ASCII case.
+  explicit LiteralScanner(const std::vector<std::string>& literals);
+
+  // Appends the index of every literal found in `text` to *found, each once, in the order
+  // first seen.
+  void Scan(std::string_view text, std::vector<int>* found) const;
+
+  // True when at least one literal occurs in `text` (stops at the first).
+  bool Any(std::string_view text) const;
+
+  size_t state_count() const { return outputs_.size(); }
+
+ private:
+  int Next(int state, unsigned char byte) const {
+    return transitions_[static_cast<size_t>(state) * class_count_ + byte_class_[byte]];
+  }
+
+  uint8_t byte_class_[256] = {};  // folded byte -> class; 0 for bytes in no literal
+  size_t class_count_ = 1;
+  std::vector<int> transitions_;           // state * class_count_ + class -> next state
+  std::vector<std::vector<int>> outputs_;  // literals ending at each state (suffix links folded in)
+  size_t literal_count_ = 0;
+};
+
+}  // namespace foreshock
