@@ -4,6 +4,7 @@
 
 #include <initializer_list>
 
+#include "base/json_path.h"
 #include "base/timestamp_parser.h"
 
 namespace foreshock {
@@ -33,26 +34,10 @@ const FieldMap kEcsFields{{"@timestamp"},
 const FieldMap kEs7Fields{{"timestamp"}, {"message"},      {"level"}, {"component"},
                           {"node.name"}, {"cluster.name"}, {"type"}};
 
-// Finds `dotted` as a flat key ("log.level"), then as a nested path (log -> level).
-const Json* Lookup(const Json& object, std::string_view dotted) {
-  if (auto it = object.find(dotted); it != object.end()) return &*it;
-  const Json* current = &object;
-  while (!dotted.empty()) {
-    if (!current->is_object()) return nullptr;
-    const size_t dot = dotted.find('.');
-    const std::string_view head = dotted.substr(0, dot);
-    auto it = current->find(head);
-    if (it == current->end()) return nullptr;
-    current = &*it;
-    dotted = dot == std::string_view::npos ? std::string_view() : dotted.substr(dot + 1);
-  }
-  return current;
-}
-
 // The first of `keys` that is present.
 const Json* LookupAny(const Json& object, std::initializer_list<const char*> keys) {
   for (const char* key : keys) {
-    if (const Json* value = Lookup(object, key)) return value;
+    if (const Json* value = FindDotted(object, key)) return value;
   }
   return nullptr;
 }
@@ -77,8 +62,8 @@ void AppendSlowLogFields(const Json& object, std::string* text) {
                                             "total_shards", "id", "source"};
   bool first = true;
   for (const char* field : kFields) {
-    const Json* value = Lookup(object, std::string("elasticsearch.slowlog.") + field);
-    if (value == nullptr) value = Lookup(object, field);
+    const Json* value = FindDotted(object, std::string("elasticsearch.slowlog.") + field);
+    if (value == nullptr) value = FindDotted(object, field);
     if (value == nullptr || !value->is_string()) {
       if (first) return;  // no took: not a slow log
       continue;
@@ -91,10 +76,10 @@ void AppendSlowLogFields(const Json& object, std::string* text) {
 
 void AppendExceptionText(const Json& object, std::string* text) {
   for (const char* key : {"error.type", "error.message", "error.stack_trace"}) {
-    const Json* value = Lookup(object, key);
+    const Json* value = FindDotted(object, key);
     if (value != nullptr && value->is_string()) AppendLine(value->get_ref<const std::string&>(), text);
   }
-  const Json* stacktrace = Lookup(object, "stacktrace");
+  const Json* stacktrace = FindDotted(object, "stacktrace");
   if (stacktrace != nullptr && stacktrace->is_array()) {
     for (const Json& frame : *stacktrace) {
       if (frame.is_string()) AppendLine(frame.get_ref<const std::string&>(), text);

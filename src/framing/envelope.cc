@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "base/json_path.h"
 #include "base/timestamp_parser.h"
 
 namespace foreshock {
@@ -31,23 +32,8 @@ constexpr std::string_view kKindNames[kKindCount] = {
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
-// Finds `dotted` as a flat key, then as a nested path.
-const Json* Lookup(const Json& object, std::string_view dotted) {
-  if (auto it = object.find(dotted); it != object.end()) return &*it;
-  const Json* current = &object;
-  while (!dotted.empty()) {
-    if (!current->is_object()) return nullptr;
-    const size_t dot = dotted.find('.');
-    auto it = current->find(dotted.substr(0, dot));
-    if (it == current->end()) return nullptr;
-    current = &*it;
-    dotted = dot == std::string_view::npos ? std::string_view() : dotted.substr(dot + 1);
-  }
-  return current;
-}
-
 std::string StringAt(const Json& object, std::string_view key) {
-  const Json* value = Lookup(object, key);
+  const Json* value = FindDotted(object, key);
   return value != nullptr && value->is_string() ? value->get<std::string>() : std::string();
 }
 
@@ -124,7 +110,7 @@ std::optional<Parsed> ParseFilebeat(std::string_view line) {
   if (!marked) return std::nullopt;
   const Json object = Json::parse(line.begin(), line.end(), nullptr, false);
   if (object.is_discarded() || !object.is_object()) return std::nullopt;
-  const Json* message = Lookup(object, "message");
+  const Json* message = FindDotted(object, "message");
   if (message == nullptr || !message->is_string()) return std::nullopt;
   Parsed out;
   out.inner = message->get<std::string>();

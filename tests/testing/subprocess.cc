@@ -16,6 +16,21 @@ namespace {
 
 void SetNonBlocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
 
+// Forks and execs `argv` with the given descriptors as its stdin, stdout and stderr (-1:
+// inherited). Returns the child's pid.
+pid_t Spawn(const std::vector<std::string>& argv, int in, int out, int err) {
+  const pid_t pid = ::fork();
+  if (pid != 0) return pid;
+  if (in >= 0) ::dup2(in, STDIN_FILENO);
+  if (out >= 0) ::dup2(out, STDOUT_FILENO);
+  if (err >= 0) ::dup2(err, STDERR_FILENO);
+  std::vector<char*> args;
+  for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+  args.push_back(nullptr);
+  ::execv(args[0], args.data());
+  ::_exit(127);
+}
+
 }  // namespace
 
 ProcessResult RunProcess(const std::vector<std::string>& argv, const ProcessOptions& options) {
@@ -25,17 +40,7 @@ ProcessResult RunProcess(const std::vector<std::string>& argv, const ProcessOpti
     ADD_FAILURE() << "pipe failed";
     return {};
   }
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    ::dup2(in[0], STDIN_FILENO);
-    ::dup2(out[1], STDOUT_FILENO);
-    ::dup2(err[1], STDERR_FILENO);
-    std::vector<char*> args;
-    for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
-    args.push_back(nullptr);
-    ::execv(args[0], args.data());
-    ::_exit(127);
-  }
+  const pid_t pid = Spawn(argv, in[0], out[1], err[1]);
   ::close(in[0]);
   ::close(out[1]);
   ::close(err[1]);
@@ -94,10 +99,6 @@ ProcessResult RunForeshock(const std::vector<std::string>& args, const ProcessOp
   return RunProcess(argv, options);
 }
 
-}  // namespace foreshock::testing
-
-namespace foreshock::testing {
-
 ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
   ::signal(SIGPIPE, SIG_IGN);
   int in[2], out[2];
@@ -105,16 +106,7 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
     ADD_FAILURE() << "pipe failed";
     return;
   }
-  pid_ = ::fork();
-  if (pid_ == 0) {
-    ::dup2(in[0], STDIN_FILENO);
-    ::dup2(out[1], STDOUT_FILENO);
-    std::vector<char*> args;
-    for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
-    args.push_back(nullptr);
-    ::execv(args[0], args.data());
-    ::_exit(127);
-  }
+  pid_ = Spawn(argv, in[0], out[1], -1);
   ::close(in[0]);
   ::close(out[1]);
   stdin_fd_ = in[1];
