@@ -42,12 +42,11 @@ int List(const Catalog& catalog) {
   }
   std::printf("\n%-44s %-10s %-9s %-8s %s\n", "RULE", "CATEGORY", "KIND", "STEPS", "SOURCE");
   for (const Rule& r : catalog.rules()) {
-    static constexpr const char* kKinds[] = {"single", "threshold", "sequence"};
     std::string source = FileOf(r.where);
     if (r.implicit) source += " (implicit: the pattern alerts on its own)";
     if (!r.overrides.empty()) source += " (overrides " + r.overrides + ")";
     std::printf("%-44s %-10s %-9s %-8zu %s\n", r.id.c_str(), r.category.c_str(),
-                kKinds[static_cast<int>(r.kind)], r.steps.size(), source.c_str());
+                std::string(KindName(r.kind)).c_str(), r.steps.size(), source.c_str());
   }
   return kExitOk;
 }

@@ -4,12 +4,19 @@ namespace foreshock {
 namespace {
 
 constexpr Duration kIdleWait = std::chrono::milliseconds(200);
+// Several live inputs: the longest a hit waits in the reorder buffer for earlier lines of
+// the others.
+constexpr auto kMaxHold = std::chrono::milliseconds(30);
 
 }  // namespace
 
 Pipeline::Pipeline(const Catalog& catalog, const Matcher& matcher,
                    const CorrelatorOptions& options, std::vector<std::unique_ptr<Sink>> sinks)
-    : matcher_(matcher), correlator_(catalog, options), sinks_(std::move(sinks)) {}
+    : matcher_(matcher),
+      correlator_(catalog, options),
+      sinks_(std::move(sinks)),
+      reorder_(options.allowed_lateness, kMaxHold),
+      options_(options) {}
 
 Status Pipeline::Run(const std::vector<std::unique_ptr<RecordReader>>& readers) {
   struct Head {
@@ -18,6 +25,11 @@ Status Pipeline::Run(const std::vector<std::unique_ptr<RecordReader>>& readers) 
     bool done = false;
   };
   std::vector<Head> heads(readers.size());
+  int live_inputs = 0;
+  for (const auto& reader : readers) live_inputs += reader->live() ? 1 : 0;
+  const bool live = live_inputs > 0;
+  // One live input arrives in its own order; several interleave and are briefly held.
+  reorder_.set_max_hold(live_inputs > 1 ? kMaxHold : std::chrono::milliseconds(0));
   while (true) {
     // Every live input must offer its next record before the earliest one can go: an
     // input that is merely slow (a pipe) may still produce an earlier record.
@@ -25,14 +37,20 @@ Status Pipeline::Run(const std::vector<std::unique_ptr<RecordReader>>& readers) 
     for (size_t i = 0; i < readers.size(); ++i) {
       Head& head = heads[i];
       while (!head.full && !head.done) {
-        auto next = readers[i]->Read(&head.record, kIdleWait);
+        // While a hit waits in the reorder buffer, look up again as soon as it may go.
+        const Duration wait = reorder_.empty() ? kIdleWait : std::chrono::duration_cast<Duration>(kMaxHold);
+        auto next = readers[i]->Read(&head.record, wait);
         if (!next.ok()) return next.status();
         if (*next == RecordReader::Next::kRecord) head.full = true;
         if (*next == RecordReader::Next::kEnd) head.done = true;
+        if (*next == RecordReader::Next::kIdle) {
+          FORESHOCK_RETURN_IF_ERROR(OnIdle());
+          if (summary_.output_closed) return Status();
+        }
       }
       any_live = any_live || head.full;
     }
-    if (!any_live) return Status();
+    if (!any_live) return Release(live, /*end=*/true);
     size_t earliest = readers.size();
     for (size_t i = 0; i < heads.size(); ++i) {
       if (heads[i].full && (earliest == readers.size() ||
@@ -40,24 +58,56 @@ Status Pipeline::Run(const std::vector<std::unique_ptr<RecordReader>>& readers) 
         earliest = i;
       }
     }
-    Status status = Process(heads[earliest].record);
+    Status status = Process(heads[earliest].record, live);
     heads[earliest].full = false;
     if (!status.ok()) return status;
     if (summary_.output_closed) return Status();
   }
 }
 
-Status Pipeline::Process(const LogRecord& record) {
+Status Pipeline::Process(const LogRecord& record, bool live) {
   ++summary_.records;
   alerts_.clear();
   if (record.time > watermark_) {
     watermark_ = record.time;
-    correlator_.AdvanceTo(watermark_, &alerts_);
+    watermark_seen_at_ = std::chrono::steady_clock::now();
   }
   hits_.clear();
   matcher_.Match(record, &hits_);
   summary_.hits += hits_.size();
-  if (!hits_.empty()) correlator_.Observe(record, hits_, &alerts_);
+  if (correlator_.wants_activity()) correlator_.NoteActivity(record, &alerts_);
+  reorder_.Observe(record.time);
+  if (!hits_.empty() && !reorder_.Hold(record, hits_)) {
+    ++summary_.late;  // too late to reorder: applied as it is
+    correlator_.Observe(record, hits_, &alerts_);
+  }
+  FORESHOCK_RETURN_IF_ERROR(Emit(&alerts_));
+  return Release(live, /*end=*/false);
+}
+
+Status Pipeline::Release(bool live, bool end) {
+  alerts_.clear();
+  released_.clear();
+  reorder_.Release(live, end, &released_);
+  for (const HeldRecord& held : released_) {
+    correlator_.AdvanceTo(held.record.time, &alerts_);
+    correlator_.Observe(held.record, held.hits, &alerts_);
+  }
+  // Time-driven decisions go as far as nothing earlier can still come: the reorder bound
+  // (and the oldest record still held), or everything at the end of input.
+  TimePoint settled = end ? reorder_.watermark() : reorder_.watermark() - options_.allowed_lateness;
+  if (!reorder_.empty()) settled = std::min(settled, reorder_.released());
+  if (settled > TimePoint{}) correlator_.AdvanceTo(settled, &alerts_, end);
+  return Emit(&alerts_);
+}
+
+Status Pipeline::OnIdle() {
+  if (watermark_ == TimePoint{}) return Status();
+  FORESHOCK_RETURN_IF_ERROR(Release(/*live=*/true, /*end=*/false));
+  if (!reorder_.empty()) return Status();
+  alerts_.clear();
+  const auto quiet = std::chrono::steady_clock::now() - watermark_seen_at_;
+  correlator_.AdvanceTo(watermark_ + std::chrono::duration_cast<Duration>(quiet), &alerts_);
   return Emit(&alerts_);
 }
 

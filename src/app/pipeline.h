@@ -6,12 +6,14 @@
 // no node's lines are judged late because another file was read first.
 // Single-threaded: the thread calling Run() does all the work.
 
+#include <chrono>
 #include <memory>
 #include <vector>
 
 #include "app/record_reader.h"
 #include "catalog/catalog.h"
 #include "correlate/correlator.h"
+#include "correlate/reorder_buffer.h"
 #include "match/matcher.h"
 #include "sink/sink.h"
 
@@ -21,6 +23,7 @@ struct PipelineSummary {
   uint64_t records = 0;
   uint64_t hits = 0;
   uint64_t alerts = 0;
+  uint64_t late = 0;  // hit records older than what was already correlated
   Severity highest = Severity::kInfo;  // of the firing/escalated alerts
   bool any_alert = false;
   bool output_closed = false;          // stdout went away; the run stopped early
@@ -40,7 +43,12 @@ class Pipeline {
   const CorrelatorStats& correlator_stats() const { return correlator_.stats(); }
 
  private:
-  Status Process(const LogRecord& record);
+  Status Process(const LogRecord& record, bool live);
+  // Applies the hits the reorder buffer lets go, in event-time order.
+  Status Release(bool live, bool end);
+  // A live input went quiet: event time moves on with the wall clock, so alerts resolve and
+  // absences fire although no line arrives.
+  Status OnIdle();
   Status Emit(std::vector<Alert>* alerts);
 
   const Matcher& matcher_;
@@ -48,7 +56,11 @@ class Pipeline {
   std::vector<std::unique_ptr<Sink>> sinks_;
   std::vector<PatternHit> hits_;
   std::vector<Alert> alerts_;
+  ReorderBuffer reorder_;
+  std::vector<HeldRecord> released_;
+  CorrelatorOptions options_;
   TimePoint watermark_{};
+  std::chrono::steady_clock::time_point watermark_seen_at_{};
   PipelineSummary summary_;
 };
 

@@ -64,6 +64,7 @@ class RecordReader {
   Result<Next> Read(LogRecord* record, Duration wait);
 
   const std::string& name() const { return source_->name(); }
+  bool live() const { return source_->live(); }
   const InputStats& stats() const { return stats_; }
 
  private:

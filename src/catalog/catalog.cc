@@ -11,6 +11,18 @@ std::string_view SeverityName(Severity severity) {
   return "unknown";
 }
 
+std::string_view KindName(Rule::Kind kind) {
+  switch (kind) {
+    case Rule::Kind::kSingle: return "single";
+    case Rule::Kind::kThreshold: return "threshold";
+    case Rule::Kind::kSequence: return "sequence";
+    case Rule::Kind::kDistinct: return "distinct";
+    case Rule::Kind::kValue: return "value";
+    case Rule::Kind::kAbsence: return "absence";
+  }
+  return "unknown";
+}
+
 Catalog::Catalog(std::vector<Pattern> patterns, std::vector<Rule> rules)
     : patterns_(std::move(patterns)), rules_(std::move(rules)) {
   for (size_t i = 0; i < patterns_.size(); ++i) pattern_index_[patterns_[i].id] = static_cast<int>(i);

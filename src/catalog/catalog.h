@@ -53,6 +53,9 @@ struct Pattern {
   std::vector<std::string> datasets;
   Marker marker = Marker::kNone;
   std::vector<std::string> resolves;  // recovery markers: the patterns whose alerts this ends
+  // Captures naming the node the line is about (node-left: the node that left); the first one
+  // present wins. Empty: the line is about the node that wrote it.
+  std::vector<std::string> subject;
   std::string predicts;
   std::string runbook;
   std::vector<std::string> versions;
@@ -66,10 +69,20 @@ struct RuleStep {
   std::vector<std::string> patterns;  // any of these advances the rule to this step
   Severity severity = Severity::kWarning;
   std::string message;  // "{node}", "{cluster}" and "{capture}" are filled in
+  int count = 1;        // sequence steps: hits needed within the window to reach the step
+};
+
+// kValue: a numeric capture, optionally as a fraction of another, compared with a bound.
+struct ValueCondition {
+  enum class Op { kGreaterEqual, kGreater, kLessEqual, kLess };
+  std::string field;
+  std::string of;  // when set, the value is field / of
+  Op op = Op::kGreaterEqual;
+  double bound = 0;
 };
 
 struct Rule {
-  enum class Kind { kSingle, kThreshold, kSequence };
+  enum class Kind { kSingle, kThreshold, kSequence, kDistinct, kValue, kAbsence };
   std::string id;
   std::string name;
   std::string category;
@@ -81,11 +94,18 @@ struct Rule {
   Duration realert{0};                // repeat a still-firing alert after this long
   Duration resolve_after{0};          // resolved after this long without a hit
   std::vector<std::string> inhibited_by;  // rules whose open alert for the group silences this
+  bool start_any = false;       // kSequence: may start at any step, not only the first
+  std::string distinct_field;   // kDistinct: "node" or a capture whose distinct values count
+  ValueCondition value;         // kValue
+  std::vector<std::string> expect;  // kAbsence: patterns that must follow; {"any"}: any record
+  Duration hold_down{0};        // a recovery resolves only after this long without a new hit
   std::string runbook;
   SourceLocation where;
   std::string overrides;
   bool implicit = false;  // made by the loader for a pattern no rule uses
 };
+
+std::string_view KindName(Rule::Kind kind);  // "single", "threshold", ...
 
 class Catalog {
  public:

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <set>
 
+#include "catalog/rule_reader.h"
 #include "catalog/yaml_reader.h"
 
 namespace foreshock {
@@ -16,12 +17,7 @@ namespace fs = std::filesystem;
 
 const std::set<std::string> kPatternKeys = {
     "id",      "title",   "category", "severity", "regex",    "fields",   "logger", "min_level", "max_level",
-    "datasets", "marker", "predicts", "runbook",  "versions", "examples", "resolves"};
-const std::set<std::string> kRuleKeys = {
-    "id",     "name",    "category", "kind",          "pattern",      "steps",
-    "severity", "message", "count",  "window",        "group_by",     "realert",
-    "resolve_after", "inhibited_by", "runbook"};
-const std::set<std::string> kStepKeys = {"pattern", "patterns", "severity", "message"};
+    "datasets", "marker", "predicts", "runbook",  "versions", "examples", "resolves", "subject"};
 
 const RE2& IdRegex() {
   static const RE2 regex("[a-z0-9_]+(\\.[a-z0-9_]+)+");
@@ -50,6 +46,7 @@ Pattern ReadPattern(const YamlReader& reader, const YAML::Node& node) {
   pattern.datasets = reader.StringList(node, "datasets");
   pattern.marker = reader.MarkerOr(node, "marker", Marker::kNone);
   pattern.resolves = reader.StringList(node, "resolves");
+  pattern.subject = reader.StringList(node, "subject");
   if (!pattern.resolves.empty() && pattern.marker != Marker::kRecovery) {
     reader.Error(node["resolves"], "only a 'marker: recovery' pattern can resolve others");
   }
@@ -72,67 +69,17 @@ Pattern ReadPattern(const YamlReader& reader, const YAML::Node& node) {
           reader.Error(node["fields"], "field '" + name + "' is not a named capture of the regex");
         }
       }
+      for (const std::string& subject : pattern.subject) {
+        if (!groups.contains(subject)) {
+          reader.Error(node["subject"], "subject '" + subject + "' is not a named capture of the regex");
+        }
+      }
     }
   }
   if (!pattern.logger_regex.empty() && !RE2(pattern.logger_regex, options).ok()) {
     reader.Error(node["logger"], "logger regex does not compile");
   }
   return pattern;
-}
-
-// Reads a stage: an entry of a sequence's `steps`, or the rule itself for single and
-// threshold rules (whose other keys the rule has already checked).
-RuleStep ReadStep(const YamlReader& reader, const YAML::Node& node, Severity default_severity,
-                  bool is_step_entry) {
-  RuleStep step;
-  if (is_step_entry && node.IsMap()) reader.CheckKeys(node, kStepKeys, "step");
-  step.patterns = reader.StringList(node, "patterns");
-  if (node.IsMap() && node["pattern"]) step.patterns.push_back(reader.StringOr(node, "pattern", ""));
-  if (step.patterns.empty()) reader.Error(node, "a step needs 'pattern' or 'patterns'");
-  step.severity = reader.SeverityOr(node, "severity", default_severity);
-  step.message = reader.RequiredString(node, "message");
-  return step;
-}
-
-Rule ReadRule(const YamlReader& reader, const YAML::Node& node) {
-  Rule rule;
-  rule.where = reader.Where(node);
-  reader.CheckKeys(node, kRuleKeys, "rule");
-  rule.id = reader.RequiredString(node, "id");
-  if (!rule.id.empty()) CheckId(reader, node["id"], rule.id);
-  rule.name = reader.RequiredString(node, "name");
-  rule.category = reader.RequiredString(node, "category");
-  const std::string kind = reader.StringOr(node, "kind", "single");
-  if (kind == "single") {
-    rule.kind = Rule::Kind::kSingle;
-  } else if (kind == "threshold") {
-    rule.kind = Rule::Kind::kThreshold;
-  } else if (kind == "sequence") {
-    rule.kind = Rule::Kind::kSequence;
-  } else {
-    reader.Error(node["kind"], "kind must be single, threshold or sequence, not '" + kind + "'");
-  }
-  const Severity severity = reader.SeverityOr(node, "severity", Severity::kWarning);
-  if (rule.kind == Rule::Kind::kSequence) {
-    const YAML::Node steps = node["steps"];
-    if (!steps || !steps.IsSequence() || steps.size() == 0) {
-      reader.Error(steps ? steps : node, "a sequence rule needs a non-empty list of 'steps'");
-    } else {
-      for (const YAML::Node& step : steps) rule.steps.push_back(ReadStep(reader, step, severity, true));
-    }
-  } else {
-    rule.steps.push_back(ReadStep(reader, node, severity, false));
-  }
-  rule.count = reader.IntOr(node, "count", 1);
-  if (rule.count < 1) reader.Error(node["count"], "count must be at least 1");
-  rule.window = reader.DurationOr(node, "window", std::chrono::minutes(10));
-  rule.realert = reader.DurationOr(node, "realert", std::chrono::hours(1));
-  rule.resolve_after = reader.DurationOr(node, "resolve_after", std::chrono::minutes(15));
-  rule.group_by = reader.StringList(node, "group_by");
-  if (rule.group_by.empty()) rule.group_by.push_back("node");
-  rule.inhibited_by = reader.StringList(node, "inhibited_by");
-  rule.runbook = reader.StringOr(node, "runbook", "");
-  return rule;
 }
 
 void ReadFile(const std::string& path, std::vector<Pattern>* patterns, std::vector<Rule>* rules,
@@ -240,6 +187,11 @@ void CheckRuleReferences(const std::vector<Pattern>& patterns, const std::vector
         }
       }
     }
+    for (const std::string& id : rule.expect) {
+      if (id != "any" && !pattern_ids.contains(id)) {
+        report->Error(rule.where, "rule '" + rule.id + "' expects unknown pattern '" + id + "'");
+      }
+    }
     for (const std::string& id : rule.inhibited_by) {
       if (!rule_ids.contains(id)) {
         report->Error(rule.where, "rule '" + rule.id + "' is inhibited by unknown rule '" + id + "'");
@@ -248,14 +200,21 @@ void CheckRuleReferences(const std::vector<Pattern>& patterns, const std::vector
   }
 }
 
-// A pattern at warning or above that no rule uses alerts on its own: a `single` rule with the
-// pattern's id, title, severity and runbook. Patterns that rules use are building blocks.
+// A pattern at warning or above that no rule alerts on alerts on its own: a `single` rule
+// with the pattern's id, title, severity and runbook.
 void AddImplicitRules(const std::vector<Pattern>& patterns, std::vector<Rule>* rules) {
+  // A sequence's later steps keep their own alert (absorbed while the sequence fires for the
+  // node), and so does an absence rule's trigger (the rule alerts on the silence after it); a
+  // pattern that starts a sequence, or feeds any other rule, is that rule's to tell.
   std::set<std::string> used;
   std::set<std::string> rule_ids;
   for (const Rule& rule : *rules) {
     rule_ids.insert(rule.id);
-    for (const RuleStep& step : rule.steps) used.insert(step.patterns.begin(), step.patterns.end());
+    if (rule.kind == Rule::Kind::kAbsence) continue;
+    for (size_t i = 0; i < rule.steps.size(); ++i) {
+      if (rule.kind == Rule::Kind::kSequence && i > 0 && !rule.start_any) continue;
+      used.insert(rule.steps[i].patterns.begin(), rule.steps[i].patterns.end());
+    }
   }
   for (const Pattern& pattern : patterns) {
     if (pattern.severity < Severity::kWarning || pattern.marker == Marker::kRecovery ||

@@ -21,15 +21,16 @@ std::string_view LineAt(std::string_view text, size_t at) {
 
 }  // namespace
 
-std::vector<std::pair<std::string, std::string>> GroupOf(const Rule& rule, const LogRecord& record,
+std::vector<std::pair<std::string, std::string>> GroupOf(const Rule& rule, const std::string& node,
+                                                         const std::string& cluster,
                                                          const PatternHit& hit) {
   std::vector<std::pair<std::string, std::string>> group;
   for (const std::string& field : rule.group_by) {
     std::string value;
     if (field == "node") {
-      value = record.node;
+      value = node;
     } else if (field == "cluster") {
-      value = record.cluster;
+      value = cluster;
     } else if (const Capture* capture = hit.Find(field)) {
       value = capture->text;
     }
@@ -63,8 +64,23 @@ std::string Fingerprint(const std::string& rule_id, const std::string& group_key
   return buf;
 }
 
-void AddEvidence(const LogRecord& record, const PatternHit& hit, const std::string& pattern_id,
-                 bool pinned, size_t max_evidence, std::vector<Evidence>* evidence) {
+std::string SubjectNode(const Pattern& pattern, const PatternHit& hit, const LogRecord& record) {
+  const Capture* capture = nullptr;
+  for (const std::string& name : pattern.subject) {
+    capture = hit.Find(name);
+    if (capture != nullptr && !capture->text.empty()) break;
+  }
+  if (capture == nullptr || capture->text.empty()) return record.node;
+  std::string_view name = capture->text;
+  if (name.front() == '{') {
+    name = name.substr(1, name.find('}') - 1);
+  } else if (name.front() == '[') {
+    name = name.substr(1, name.find(']') - 1);
+  }
+  return std::string(name);
+}
+
+Evidence MakeEvidence(const LogRecord& record, const PatternHit& hit, const std::string& pattern_id) {
   Evidence entry;
   entry.time = record.time;
   entry.pattern = pattern_id;
@@ -81,7 +97,11 @@ void AddEvidence(const LogRecord& record, const PatternHit& hit, const std::stri
     entry.message += "…";
   }
   if (record.truncated) entry.message += " [record truncated]";
-  entry.pinned = pinned;
+  return entry;
+}
+
+void AddEvidence(Evidence entry, size_t max_evidence, std::vector<Evidence>* evidence) {
+  const bool pinned = entry.pinned;
   if (evidence->size() >= max_evidence) {
     auto unpinned = std::find_if(evidence->begin(), evidence->end(),
                                  [](const Evidence& e) { return !e.pinned; });
@@ -92,6 +112,38 @@ void AddEvidence(const LogRecord& record, const PatternHit& hit, const std::stri
     evidence->erase(unpinned);
   }
   evidence->push_back(std::move(entry));
+}
+
+void PinLatest(const Evidence& entry, std::vector<Evidence>* evidence) {
+  for (auto it = evidence->rbegin(); it != evidence->rend(); ++it) {
+    if (it->time == entry.time && it->source == entry.source && it->pattern == entry.pattern) {
+      it->pinned = true;
+      return;
+    }
+  }
+}
+
+Alert MakeAlert(const Rule& rule, const GroupState& state, Alert::Action action, TimePoint time) {
+  const RuleStep& step = rule.steps[static_cast<size_t>(std::max(state.stage, 1) - 1)];
+  Alert alert;
+  alert.action = action;
+  alert.time = time;
+  alert.rule = &rule;
+  alert.severity = step.severity;
+  alert.stage = std::max(state.stage, 1);
+  alert.node = state.node;
+  alert.cluster = state.cluster;
+  alert.fingerprint = state.fingerprint;
+  alert.count = state.count;
+  alert.first_seen = state.first_seen;
+  alert.window_start = state.window_start;
+  alert.window_end = state.last_hit;
+  alert.group = state.group;
+  alert.fields = state.fields;
+  alert.evidence = state.evidence;
+  alert.message = RenderMessage(step.message, state.node, state.cluster, state.fields);
+  alert.runbook = RenderMessage(rule.runbook, state.node, state.cluster, state.fields);
+  return alert;
 }
 
 std::string RenderMessage(const std::string& pattern, const std::string& node,

@@ -10,15 +10,21 @@
 
 #include "catalog/catalog.h"
 #include "correlate/alert.h"
+#include "correlate/group_state.h"
 #include "decode/log_record.h"
 #include "match/pattern_hit.h"
 
 namespace foreshock {
 
-// The rule's group_by fields with their values for this hit: "node" and "cluster" come from
-// the record, any other name from the hit's captures (empty when absent).
-std::vector<std::pair<std::string, std::string>> GroupOf(const Rule& rule, const LogRecord& record,
+// The rule's group_by fields with their values for this hit: "node" and "cluster" as given,
+// any other name from the hit's captures (empty when absent).
+std::vector<std::pair<std::string, std::string>> GroupOf(const Rule& rule, const std::string& node,
+                                                         const std::string& cluster,
                                                          const PatternHit& hit);
+
+// The node a line is about: the pattern's `subject` capture when it has one ("{es-data-3}{aB}
+// {10.0.0.3}" or "[es-data-3]" -> "es-data-3"), else the node that wrote it.
+std::string SubjectNode(const Pattern& pattern, const PatternHit& hit, const LogRecord& record);
 
 // "node=es-data-3,index=logs" in group_by order.
 std::string GroupKey(const std::vector<std::pair<std::string, std::string>>& group);
@@ -26,10 +32,20 @@ std::string GroupKey(const std::vector<std::pair<std::string, std::string>>& gro
 // 16 hex digits of FNV-1a over the rule id and group key: stable across runs and versions.
 std::string Fingerprint(const std::string& rule_id, const std::string& group_key);
 
-// Adds the hit's evidence, keeping at most `max_evidence` entries: pinned entries (those
-// that fired or escalated the alert) stay, the oldest unpinned one goes first.
-void AddEvidence(const LogRecord& record, const PatternHit& hit, const std::string& pattern_id,
-                 bool pinned, size_t max_evidence, std::vector<Evidence>* evidence);
+// The evidence a hit gives: its time, pattern, "file:line" and message (plus the matched line
+// when the match was deeper in the record, and a mark when the record was cut).
+Evidence MakeEvidence(const LogRecord& record, const PatternHit& hit, const std::string& pattern_id);
+
+// Adds `entry`, keeping at most `max_evidence` entries: pinned entries (those that fired or
+// escalated the alert) stay, the oldest unpinned one goes first.
+void AddEvidence(Evidence entry, size_t max_evidence, std::vector<Evidence>* evidence);
+
+// Marks the evidence entry for `entry` (the latest one with its source and time) as pinned.
+void PinLatest(const Evidence& entry, std::vector<Evidence>* evidence);
+
+// The alert `state` emits for `rule` now: its stage's message and severity, its group, its
+// captured fields and evidence.
+Alert MakeAlert(const Rule& rule, const GroupState& state, Alert::Action action, TimePoint time);
 
 // Fills "{node}", "{cluster}" and "{capture}" placeholders; unknown ones stay as written.
 std::string RenderMessage(const std::string& pattern, const std::string& node,

@@ -5,6 +5,62 @@
 #include "correlate/alert_text.h"
 
 namespace foreshock {
+namespace {
+
+// Hits of `times` inside [at - window, at].
+int CountWithin(const std::deque<TimePoint>& times, TimePoint at, Duration window) {
+  return static_cast<int>(std::count_if(times.begin(), times.end(), [&](TimePoint t) {
+    return t <= at && t >= at - window;
+  }));
+}
+
+void InsertSorted(std::deque<TimePoint>* times, TimePoint t) {
+  times->insert(std::upper_bound(times->begin(), times->end(), t), t);
+}
+
+void DropBefore(std::deque<TimePoint>* times, TimePoint limit) {
+  while (!times->empty() && times->front() < limit) times->pop_front();
+}
+
+bool ValueHolds(const ValueCondition& condition, const std::map<std::string, Capture>& fields,
+                const PatternHit& hit) {
+  auto number = [&](const std::string& name) -> std::optional<double> {
+    if (const Capture* capture = hit.Find(name); capture != nullptr && capture->number) return capture->number;
+    if (auto it = fields.find(name); it != fields.end()) return it->second.number;
+    return std::nullopt;
+  };
+  std::optional<double> value = number(condition.field);
+  if (!value) return false;
+  if (!condition.of.empty()) {
+    const std::optional<double> of = number(condition.of);
+    if (!of || *of == 0) return false;
+    *value /= *of;
+  }
+  switch (condition.op) {
+    case ValueCondition::Op::kGreaterEqual: return *value >= condition.bound;
+    case ValueCondition::Op::kGreater: return *value > condition.bound;
+    case ValueCondition::Op::kLessEqual: return *value <= condition.bound;
+    case ValueCondition::Op::kLess: return *value < condition.bound;
+  }
+  return false;
+}
+
+uint64_t RecordKey(const LogRecord& record) {
+  uint64_t hash = 14695981039346656037ULL;
+  auto mix = [&hash](std::string_view bytes) {
+    for (unsigned char c : bytes) {
+      hash ^= c;
+      hash *= 1099511628211ULL;
+    }
+  };
+  const int64_t micros = record.time.time_since_epoch().count();
+  mix(std::string_view(reinterpret_cast<const char*>(&micros), sizeof micros));
+  mix(record.node);
+  mix(record.text);
+  return hash;
+}
+
+}  // namespace
 
 std::string_view ActionName(Alert::Action action) {
   switch (action) {
@@ -19,13 +75,22 @@ Correlator::Correlator(const Catalog& catalog, const CorrelatorOptions& options)
     : catalog_(catalog),
       options_(options),
       feeds_(catalog.patterns().size()),
-      recovers_(catalog.patterns().size()) {
+      recovers_(catalog.patterns().size()),
+      expects_(catalog.patterns().size()) {
   for (size_t r = 0; r < catalog.rules().size(); ++r) {
     const Rule& rule = catalog.rules()[r];
     for (size_t s = 0; s < rule.steps.size(); ++s) {
       for (const std::string& id : rule.steps[s].patterns) {
-        const int pattern = catalog.FindPattern(id);
-        if (pattern >= 0) feeds_[static_cast<size_t>(pattern)].emplace_back(r, s);
+        if (const int pattern = catalog.FindPattern(id); pattern >= 0) {
+          feeds_[static_cast<size_t>(pattern)].emplace_back(r, s);
+        }
+      }
+    }
+    for (const std::string& id : rule.expect) {
+      if (id == "any") {
+        expects_any_.push_back(static_cast<int>(r));
+      } else if (const int pattern = catalog.FindPattern(id); pattern >= 0) {
+        expects_[static_cast<size_t>(pattern)].push_back(static_cast<int>(r));
       }
     }
   }
@@ -33,112 +98,230 @@ Correlator::Correlator(const Catalog& catalog, const CorrelatorOptions& options)
     for (const std::string& id : catalog.patterns()[p].resolves) {
       const int resolved = catalog.FindPattern(id);
       if (resolved < 0) continue;
-      for (const auto& [rule, step] : feeds_[static_cast<size_t>(resolved)]) {
-        recovers_[p].push_back(rule);
-      }
+      for (const auto& [rule, step] : feeds_[static_cast<size_t>(resolved)]) recovers_[p].push_back(rule);
     }
   }
+}
+
+bool Correlator::IsDuplicate(const LogRecord& record) {
+  const TimePoint forget_before = watermark_ - options_.allowed_lateness;
+  while (!recent_records_.empty() && recent_records_.front().first < forget_before) {
+    recent_keys_.erase(recent_records_.front().second);
+    recent_records_.pop_front();
+  }
+  const uint64_t key = RecordKey(record);
+  if (!recent_keys_.insert(key).second) return true;
+  recent_records_.emplace_back(record.time, key);
+  return false;
 }
 
 void Correlator::Observe(const LogRecord& record, const std::vector<PatternHit>& hits,
                          std::vector<Alert>* alerts) {
+  if (record.time < watermark_ - options_.allowed_lateness) ++stats_.late;
+  watermark_ = std::max(watermark_, record.time);
+  if (IsDuplicate(record)) {
+    ++stats_.duplicates;
+    return;
+  }
   for (const PatternHit& hit : hits) {
     ++stats_.hits;
     const Pattern& pattern = catalog_.patterns()[static_cast<size_t>(hit.pattern)];
-    if (pattern.marker == Marker::kRecovery) Recover(pattern, record, alerts);
+    HitContext context{record.time, SubjectNode(pattern, hit, record), record.cluster, &pattern, &hit,
+                       MakeEvidence(record, hit, pattern.id)};
+    if (pattern.marker == Marker::kRecovery) Recover(pattern, context, alerts);
+    for (int rule : expects_[static_cast<size_t>(hit.pattern)]) Disarm(rule, context, alerts);
     for (const auto& [rule, step] : feeds_[static_cast<size_t>(hit.pattern)]) {
-      ApplyHit(rule, step, record, hit, alerts);
+      ApplyHit(rule, step, context, alerts);
     }
   }
 }
 
-void Correlator::ApplyHit(int rule_index, int step, const LogRecord& record,
-                          const PatternHit& hit, std::vector<Alert>* alerts) {
-  const Rule& rule = catalog_.rules()[static_cast<size_t>(rule_index)];
-  const std::vector<std::pair<std::string, std::string>> group = GroupOf(rule, record, hit);
-  const std::string key = GroupKey(group);
-  const std::string index_key = rule.id + '\x1f' + key;
-  const TimePoint now = record.time;
-  const bool exists = index_.contains(index_key);
-  // A sequence starts only at its first step.
-  if (rule.kind == Rule::Kind::kSequence && step > 0 && !exists) return;
+void Correlator::NoteActivity(const LogRecord& record, std::vector<Alert>* alerts) {
+  static const Pattern kAnyLine;
+  static const PatternHit kNoHit;
+  HitContext context{record.time, record.node, record.cluster, &kAnyLine, &kNoHit, {}};
+  for (int rule : expects_any_) Disarm(rule, context, alerts);
+}
 
-  auto it = FindOrCreate(rule_index, index_key, now);
-  GroupState& state = *it;
+void Correlator::ApplyHit(int rule_index, int step, const HitContext& hit,
+                          std::vector<Alert>* alerts) {
+  const Rule& rule = catalog_.rules()[static_cast<size_t>(rule_index)];
+  const std::vector<std::pair<std::string, std::string>> group =
+      GroupOf(rule, hit.node, hit.cluster, *hit.hit);
+  const std::string index_key = rule.id + '\x1f' + GroupKey(group);
+  if (rule.kind == Rule::Kind::kValue && !ValueHolds(rule.value, {}, *hit.hit)) return;
+  const bool exists = index_.contains(index_key);
+  GroupState& state = *FindOrCreate(rule_index, index_key, hit.time);
   if (!exists) {
     state.group = group;
-    state.node = record.node;
-    state.cluster = record.cluster;
-    state.fingerprint = Fingerprint(rule.id, key);
+    state.node = hit.node;
+    state.cluster = hit.cluster;
+    state.fingerprint = Fingerprint(rule.id, GroupKey(group));
+    state.step_hits.resize(rule.steps.size());
   }
-  if (state.node.empty()) state.node = record.node;
-  if (state.cluster.empty()) state.cluster = record.cluster;
+  if (state.cluster.empty()) state.cluster = hit.cluster;
   ++state.count;
-  state.last_hit = std::max(state.last_hit, now);
-  for (const Capture& capture : hit.captures) state.fields[capture.name] = capture;
+  state.last_hit = std::max(state.last_hit, hit.time);
+  for (const Capture& capture : hit.hit->captures) state.fields[capture.name] = capture;
+  // A hit after a recovery marker: the condition is back, the pending resolution is off.
+  if (state.resolving_at && hit.time > *state.resolving_at) state.resolving_at.reset();
 
-  const Pattern& pattern = catalog_.patterns()[static_cast<size_t>(hit.pattern)];
-  std::optional<Alert::Action> action;
-  if (!state.firing) {
-    bool fire = rule.kind != Rule::Kind::kThreshold;
-    if (rule.kind == Rule::Kind::kThreshold) {
-      state.recent.push_back(now);
-      std::sort(state.recent.begin(), state.recent.end());
-      while (!state.recent.empty() && state.recent.front() < now - rule.window) {
-        state.recent.pop_front();
-      }
-      fire = static_cast<int>(state.recent.size()) >= rule.count;
+  const bool outage = hit.pattern->marker == Marker::kOutage;
+  const TimePoint forget_before = watermark_ - options_.allowed_lateness - rule.window;
+  const size_t emitted_before = alerts->size();
+  if (rule.kind == Rule::Kind::kSequence && !state.firing && step > 0 && !rule.start_any) {
+    // A later step before the first: hold it in case the first arrives late.
+    InsertSorted(&state.step_hits[static_cast<size_t>(step)], hit.time);
+    if (state.held.size() < options_.max_held) {
+      state.held.push_back({hit.time, step, outage, hit.evidence, hit.hit->captures});
     }
-    if (fire && IsInhibited(rule, state)) {
-      ++stats_.inhibited;
-      fire = false;
-    }
-    if (fire) {
-      action = Alert::Action::kFiring;
-      state.firing = true;
-      state.stage = step + 1;
-      state.window_start = rule.kind == Rule::Kind::kThreshold ? state.recent.front() : now;
-      if (pattern.marker != Marker::kOutage) state.precursor_fired_at = now;
-    }
-  } else if (rule.kind == Rule::Kind::kSequence && step + 1 > state.stage &&
-             now - state.window_start <= rule.window) {
-    action = Alert::Action::kEscalated;
-    state.stage = step + 1;
-  } else if (now - state.last_emitted >= rule.realert) {
-    action = Alert::Action::kFiring;  // still firing: a reminder after realert
+    return;
   }
+  AddEvidence(hit.evidence, options_.max_evidence, &state.evidence);
+  switch (rule.kind) {
+    case Rule::Kind::kSingle:
+    case Rule::Kind::kValue:
+      if (!state.firing) Fire(&state, rule, 0, hit.time, outage, alerts);
+      break;
+    case Rule::Kind::kThreshold: {
+      auto& times = state.step_hits[0];
+      InsertSorted(&times, hit.time);
+      DropBefore(&times, forget_before);
+      if (!state.firing && CountWithin(times, hit.time, rule.window) >= rule.count) {
+        Fire(&state, rule, 0, hit.time, outage, alerts,
+             *std::lower_bound(times.begin(), times.end(), hit.time - rule.window));
+      }
+      break;
+    }
+    case Rule::Kind::kDistinct: {
+      std::string value = rule.distinct_field == "node" ? hit.node : "";
+      if (const Capture* capture = hit.hit->Find(rule.distinct_field)) value = capture->text;
+      TimePoint& seen = state.distinct[value];
+      seen = std::max(seen, hit.time);
+      std::erase_if(state.distinct, [&](const auto& entry) { return entry.second < forget_before; });
+      const auto within = std::count_if(state.distinct.begin(), state.distinct.end(), [&](const auto& entry) {
+        return entry.second <= hit.time && entry.second >= hit.time - rule.window;
+      });
+      if (!state.firing && within >= rule.count) Fire(&state, rule, 0, hit.time, outage, alerts);
+      break;
+    }
+    case Rule::Kind::kSequence:
+      InsertSorted(&state.step_hits[static_cast<size_t>(step)], hit.time);
+      DropBefore(&state.step_hits[static_cast<size_t>(step)], forget_before);
+      AdvanceSequence(&state, rule, step, hit.time, outage, alerts);
+      if (state.firing) ReplayHeld(&state, rule, alerts);
+      break;
+    case Rule::Kind::kAbsence:
+      if (!state.firing && !state.absence_deadline) state.absence_deadline = hit.time + rule.window;
+      break;
+  }
+  const bool advanced = alerts->size() > emitted_before;
+  if (!advanced && state.firing && hit.time - state.last_emitted >= rule.realert) {
+    Emit(&state, Alert::Action::kFiring, hit.time, outage, alerts);  // still firing: a reminder
+  }
+  // The line that fired or escalated the alert stays when evidence is capped.
+  if (alerts->size() > emitted_before) PinLatest(hit.evidence, &state.evidence);
+}
 
-  AddEvidence(record, hit, pattern.id, action.has_value(), options_.max_evidence,
-              &state.evidence);
-  if (!action) return;
-  state.last_emitted = now;
-  Alert alert = MakeAlert(state, *action, now);
-  if (pattern.marker == Marker::kOutage) alert.lead_time = LeadTime(state, now);
+void Correlator::AdvanceSequence(GroupState* state, const Rule& rule, int step, TimePoint time,
+                                 bool outage, std::vector<Alert>* alerts) {
+  const RuleStep& spec = rule.steps[static_cast<size_t>(step)];
+  if (CountWithin(state->step_hits[static_cast<size_t>(step)], time, rule.window) < spec.count) return;
+  if (!state->firing) {
+    Fire(state, rule, step, time, outage, alerts);
+  } else if (step + 1 > state->stage && time - state->window_start <= rule.window &&
+             time >= state->window_start) {
+    state->stage = step + 1;
+    Emit(state, Alert::Action::kEscalated, time, outage, alerts);
+  }
+}
+
+void Correlator::ReplayHeld(GroupState* state, const Rule& rule, std::vector<Alert>* alerts) {
+  if (state->held.empty()) return;
+  std::vector<HeldHit> held = std::move(state->held);
+  state->held.clear();
+  std::sort(held.begin(), held.end(), [](const HeldHit& a, const HeldHit& b) { return a.time < b.time; });
+  for (HeldHit& one : held) {
+    if (one.time < state->window_start) continue;
+    const size_t before = alerts->size();
+    for (const Capture& capture : one.captures) state->fields[capture.name] = capture;
+    AddEvidence(one.evidence, options_.max_evidence, &state->evidence);
+    AdvanceSequence(state, rule, one.step, one.time, one.outage, alerts);
+    if (alerts->size() > before) PinLatest(one.evidence, &state->evidence);
+  }
+}
+
+void Correlator::Fire(GroupState* state, const Rule& rule, int step, TimePoint time, bool outage,
+                      std::vector<Alert>* alerts, std::optional<TimePoint> window_start) {
+  if (IsInhibited(rule, *state)) {
+    ++stats_.inhibited;
+    return;
+  }
+  state->firing = true;
+  state->stage = step + 1;
+  state->window_start = window_start.value_or(time);
+  if (!outage) state->precursor_fired_at = time;
+  Emit(state, Alert::Action::kFiring, time, outage, alerts);
+}
+
+void Correlator::Emit(GroupState* state, Alert::Action action, TimePoint time, bool outage,
+                      std::vector<Alert>* alerts) {
+  state->last_emitted = time;
+  Alert alert = MakeAlert(catalog_.rules()[static_cast<size_t>(state->rule)], *state, action, time);
+  if (outage) alert.lead_time = LeadTime(*state, time);
   alerts->push_back(std::move(alert));
   ++stats_.alerts;
 }
 
-void Correlator::Recover(const Pattern& recovery, const LogRecord& record,
-                         std::vector<Alert>* alerts) {
-  const int index = catalog_.FindPattern(recovery.id);
-  const std::vector<int>& rules = recovers_[static_cast<size_t>(index)];
+void Correlator::Recover(const Pattern& recovery, const HitContext& hit, std::vector<Alert>* alerts) {
+  const std::vector<int>& rules = recovers_[static_cast<size_t>(catalog_.FindPattern(recovery.id))];
   for (auto it = states_.begin(); it != states_.end();) {
-    const bool resolves = it->node == record.node &&
-                          std::find(rules.begin(), rules.end(), it->rule) != rules.end();
-    if (!resolves) {
-      ++it;
+    auto current = it++;
+    if (current->node != hit.node ||
+        std::find(rules.begin(), rules.end(), current->rule) == rules.end()) {
       continue;
     }
-    if (it->firing) {
-      Alert alert = MakeAlert(*it, Alert::Action::kResolved, record.time);
-      alert.severity = Severity::kInfo;
-      alert.message = "Resolved: " + alert.rule->name + " on " + it->node + ": " + recovery.title + ".";
-      alerts->push_back(std::move(alert));
-      ++stats_.alerts;
+    const Rule& rule = catalog_.rules()[static_cast<size_t>(current->rule)];
+    if (!current->firing) {
+      index_.erase(current->index_key);
+      states_.erase(current);
+    } else if (rule.hold_down.count() == 0) {
+      Resolve(current, hit.time, recovery.title, alerts);
+    } else if (!current->resolving_at) {
+      current->resolving_at = hit.time;
+      current->resolving_why = recovery.title;
     }
-    index_.erase(it->index_key);
-    it = states_.erase(it);
   }
+}
+
+void Correlator::Disarm(int rule_index, const HitContext& hit, std::vector<Alert>* alerts) {
+  const Rule& rule = catalog_.rules()[static_cast<size_t>(rule_index)];
+  const std::string index_key = rule.id + '\x1f' + GroupKey(GroupOf(rule, hit.node, hit.cluster, *hit.hit));
+  auto it = Find(index_key);
+  if (it == states_.end()) return;
+  if (it->firing) {
+    Resolve(it, hit.time, "the expected line arrived", alerts);
+  } else if (it->absence_deadline && hit.time >= it->last_hit) {
+    index_.erase(it->index_key);
+    states_.erase(it);
+  }
+}
+
+void Correlator::Resolve(StateList::iterator state, TimePoint time, const std::string& why,
+                         std::vector<Alert>* alerts) {
+  const Rule& rule = catalog_.rules()[static_cast<size_t>(state->rule)];
+  Alert alert = MakeAlert(rule, *state, Alert::Action::kResolved, time);
+  alert.severity = Severity::kInfo;
+  alert.message = "Resolved: " + rule.name + (state->node.empty() ? "" : " on " + state->node) + ": " + why + ".";
+  alerts->push_back(std::move(alert));
+  ++stats_.alerts;
+  index_.erase(state->index_key);
+  states_.erase(state);
+}
+
+Correlator::StateList::iterator Correlator::Find(const std::string& index_key) {
+  auto found = index_.find(index_key);
+  return found == index_.end() ? states_.end() : found->second;
 }
 
 Correlator::StateList::iterator Correlator::FindOrCreate(int rule_index, const std::string& key,
@@ -163,11 +346,20 @@ Correlator::StateList::iterator Correlator::FindOrCreate(int rule_index, const s
 }
 
 bool Correlator::IsInhibited(const Rule& rule, const GroupState& state) const {
-  for (const std::string& id : rule.inhibited_by) {
-    for (const GroupState& other : states_) {
-      if (other.firing && catalog_.rules()[static_cast<size_t>(other.rule)].id == id &&
-          other.node == state.node) {
-        return true;
+  for (const GroupState& other : states_) {
+    if (!other.firing || &other == &state) continue;
+    const Rule& other_rule = catalog_.rules()[static_cast<size_t>(other.rule)];
+    const bool same_place = other.node == state.node ||
+                            (other_rule.group_by == std::vector<std::string>{"cluster"} &&
+                             other.cluster == state.cluster);
+    if (!same_place) continue;
+    if (std::find(rule.inhibited_by.begin(), rule.inhibited_by.end(), other_rule.id) != rule.inhibited_by.end()) {
+      return true;
+    }
+    // A pattern's own alert is absorbed by a firing sequence that tells its story.
+    if (rule.implicit && other_rule.kind == Rule::Kind::kSequence) {
+      for (const RuleStep& step : other_rule.steps) {
+        if (std::find(step.patterns.begin(), step.patterns.end(), rule.id) != step.patterns.end()) return true;
       }
     }
   }
@@ -185,57 +377,49 @@ std::optional<Duration> Correlator::LeadTime(const GroupState& state, TimePoint 
   return earliest ? now - *earliest : Duration(0);
 }
 
-Alert Correlator::MakeAlert(const GroupState& state, Alert::Action action, TimePoint time) const {
-  const Rule& rule = catalog_.rules()[static_cast<size_t>(state.rule)];
-  const RuleStep& step = rule.steps[static_cast<size_t>(std::max(state.stage, 1) - 1)];
-  Alert alert;
-  alert.action = action;
-  alert.time = time;
-  alert.rule = &rule;
-  alert.severity = step.severity;
-  alert.stage = std::max(state.stage, 1);
-  alert.node = state.node;
-  alert.cluster = state.cluster;
-  alert.fingerprint = state.fingerprint;
-  alert.count = state.count;
-  alert.first_seen = state.first_seen;
-  alert.window_start = state.window_start;
-  alert.window_end = state.last_hit;
-  alert.group = state.group;
-  alert.fields = state.fields;
-  alert.evidence = state.evidence;
-  alert.message = RenderMessage(step.message, state.node, state.cluster, state.fields);
-  if (action == Alert::Action::kResolved) {
-    alert.message = "Resolved: " + rule.name + (state.node.empty() ? "" : " on " + state.node) +
-                    ": no precursor for " + FormatDuration(rule.resolve_after) + " since " +
-                    FormatTimestamp(state.last_hit) + ".";
-  }
-  alert.runbook = RenderMessage(rule.runbook, state.node, state.cluster, state.fields);
-  return alert;
-}
-
-void Correlator::AdvanceTo(TimePoint now, std::vector<Alert>* alerts) {
-  std::vector<Alert> resolved;
+void Correlator::AdvanceTo(TimePoint now, std::vector<Alert>* alerts, bool force) {
+  watermark_ = std::max(watermark_, now);
+  // Time-driven decisions need second precision at most: sweep the groups once per second of
+  // event time, not once per record.
+  if (!force && watermark_ < last_sweep_ + std::chrono::seconds(1)) return;
+  last_sweep_ = watermark_;
+  const TimePoint settled = watermark_;
+  std::vector<Alert> emitted;
   for (auto it = states_.begin(); it != states_.end();) {
-    const Rule& rule = catalog_.rules()[static_cast<size_t>(it->rule)];
-    const Duration quiet = it->firing ? rule.resolve_after : std::max(rule.window, rule.resolve_after);
-    if (now - it->last_hit < quiet) {
-      ++it;
+    auto current = it++;
+    const Rule& rule = catalog_.rules()[static_cast<size_t>(current->rule)];
+    if (current->absence_deadline && *current->absence_deadline <= settled && !current->firing) {
+      const TimePoint deadline = *current->absence_deadline;
+      current->absence_deadline.reset();
+      current->last_hit = deadline;
+      Fire(&*current, rule, 0, deadline, false, &emitted);
+      if (!current->firing) {  // inhibited
+        index_.erase(current->index_key);
+        states_.erase(current);
+      }
       continue;
     }
-    if (it->firing) {
-      Alert alert = MakeAlert(*it, Alert::Action::kResolved, it->last_hit + rule.resolve_after);
-      alert.severity = Severity::kInfo;
-      resolved.push_back(std::move(alert));
+    if (current->resolving_at && *current->resolving_at + rule.hold_down <= settled) {
+      Resolve(current, *current->resolving_at, current->resolving_why, &emitted);
+      continue;
     }
-    index_.erase(it->index_key);
-    it = states_.erase(it);
+    if (current->firing && current->last_hit + rule.resolve_after <= settled) {
+      Resolve(current, current->last_hit + rule.resolve_after,
+              "no precursor for " + FormatDuration(rule.resolve_after) + " since " +
+                  FormatTimestamp(current->last_hit),
+              &emitted);
+      continue;
+    }
+    if (!current->firing && !current->absence_deadline &&
+        current->last_hit + std::max(rule.window, rule.resolve_after) <= settled) {
+      index_.erase(current->index_key);
+      states_.erase(current);
+    }
   }
-  std::sort(resolved.begin(), resolved.end(), [](const Alert& a, const Alert& b) {
+  std::stable_sort(emitted.begin(), emitted.end(), [](const Alert& a, const Alert& b) {
     return a.time != b.time ? a.time < b.time : a.fingerprint < b.fingerprint;
   });
-  stats_.alerts += resolved.size();
-  for (Alert& alert : resolved) alerts->push_back(std::move(alert));
+  for (Alert& alert : emitted) alerts->push_back(std::move(alert));
 }
 
 }  // namespace foreshock

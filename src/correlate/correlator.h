@@ -1,40 +1,52 @@
 #pragma once
 
 // Correlator turns pattern hits into alerts by applying the catalog's rules over event
-// time, per group (node by default): `single` fires on a hit, `threshold` on N hits within a
-// window, `sequence` walks ordered steps and escalates one alert stage by stage. Each
-// group's alert fires once, escalates, repeats only after `realert`, and resolves after
-// `resolve_after` without hits. An alert triggered by an outage-marker pattern carries the
-// lead time since the group's first precursor alert fired.
-// It never reads a clock: time comes only from the records, so a replay of an archive
-// gives exactly the alerts a live run gave. State is bounded (max_groups; the least
-// recently hit group is evicted and counted). Not thread-safe.
+// time, per group (node by default; a hit "about" another node, such as node-left, counts for
+// that node): `single` fires on a hit; `threshold` on N hits within a window; `distinct` on N
+// distinct values of a field (nodes) within a window; `value` when a numeric capture crosses a
+// bound; `sequence` walks ordered steps and escalates one alert stage by stage; `absence`
+// fires when a trigger is not followed by an expected line in time. Each group's alert fires
+// once, escalates, repeats only after `realert`, and resolves after `resolve_after` without
+// hits, or when a recovery marker arrives and no hit follows within `hold_down` (so a
+// flapping condition does not produce a storm of fire/resolve pairs). An alert triggered by
+// an outage-marker pattern carries the lead time since the group's first precursor alert.
+//
+// It never reads a clock: time comes only from the records and AdvanceTo(), so a replay of
+// an archive gives exactly the alerts a live run gave. It expects records in event-time
+// order (the ReorderBuffer restores it) and still tolerates some disorder: windows count
+// around each hit's own time and a sequence's early later steps are held until it starts.
+// Late records are still used, and counted. The same record seen twice (within
+// `allowed_lateness`) is counted once. State is bounded: at most max_groups groups (the least
+// recently hit is evicted, and counted). Not thread-safe.
 
-#include <deque>
 #include <list>
-#include <map>
-#include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "catalog/catalog.h"
 #include "correlate/alert.h"
+#include "correlate/group_state.h"
 #include "decode/log_record.h"
 #include "match/pattern_hit.h"
 
 namespace foreshock {
 
 struct CorrelatorOptions {
-  size_t max_groups = 10000;   // open (rule, group) states kept at once
-  size_t max_evidence = 8;     // evidence lines kept per alert
+  size_t max_groups = 10000;  // open (rule, group) states kept at once
+  size_t max_evidence = 8;    // evidence lines kept per alert
+  size_t max_held = 64;       // out-of-order sequence hits held per group
+  Duration allowed_lateness = std::chrono::seconds(30);
 };
 
 struct CorrelatorStats {
   uint64_t hits = 0;
   uint64_t alerts = 0;
-  uint64_t inhibited = 0;  // emissions silenced by an open alert of an inhibiting rule
-  uint64_t evicted = 0;    // group states dropped to stay within max_groups
+  uint64_t inhibited = 0;   // emissions silenced by an open alert of an inhibiting rule
+  uint64_t evicted = 0;     // group states dropped to stay within max_groups
+  uint64_t late = 0;        // records older than the watermark minus the allowed lateness
+  uint64_t duplicates = 0;  // records seen before (same time, node and text), not counted again
 };
 
 class Correlator {
@@ -46,51 +58,61 @@ class Correlator {
   void Observe(const LogRecord& record, const std::vector<PatternHit>& hits,
                std::vector<Alert>* alerts);
 
-  // Moves event time forward to `now`: resolves alerts quiet for their resolve_after.
-  void AdvanceTo(TimePoint now, std::vector<Alert>* alerts);
+  // True when some rule waits for any line of a node (absence rules with `expect: any`):
+  // then every record, hit or not, must go through NoteActivity().
+  bool wants_activity() const { return !expects_any_.empty(); }
+  void NoteActivity(const LogRecord& record, std::vector<Alert>* alerts);
 
+  // Moves event time forward to `now`: resolves alerts, fires overdue absences. Groups are
+  // swept at most once per second of event time unless `force` (end of input).
+  void AdvanceTo(TimePoint now, std::vector<Alert>* alerts, bool force = false);
+
+  TimePoint watermark() const { return watermark_; }
   const CorrelatorStats& stats() const { return stats_; }
 
  private:
-  struct GroupState {
-    int rule = -1;
-    std::string index_key;
-    std::vector<std::pair<std::string, std::string>> group;
-    std::string node;
-    std::string cluster;
-    std::string fingerprint;
-    bool firing = false;
-    int stage = 0;  // 1-based once firing
-    int count = 0;
-    std::deque<TimePoint> recent;  // threshold rules: hit times inside the window
-    TimePoint first_seen;
-    TimePoint last_hit;
-    TimePoint window_start;
-    TimePoint last_emitted;
-    std::optional<TimePoint> precursor_fired_at;  // fired by a hit that was not an outage
-    std::map<std::string, Capture> fields;
-    std::vector<Evidence> evidence;
-  };
   using StateList = std::list<GroupState>;
 
-  void ApplyHit(int rule_index, int step, const LogRecord& record, const PatternHit& hit,
-                std::vector<Alert>* alerts);
-  // A recovery marker for `node`: resolves the open alerts of the rules that use any of the
-  // patterns it resolves.
-  void Recover(const Pattern& recovery, const LogRecord& record, std::vector<Alert>* alerts);
-  StateList::iterator FindOrCreate(int rule_index, const std::string& key, TimePoint now);
+  // What one hit means for the rules: when, about which node, with what evidence.
+  struct HitContext {
+    TimePoint time;
+    std::string node;
+    std::string cluster;
+    const Pattern* pattern = nullptr;
+    const PatternHit* hit = nullptr;
+    Evidence evidence;
+  };
+
+  bool IsDuplicate(const LogRecord& record);
+  void ApplyHit(int rule_index, int step, const HitContext& hit, std::vector<Alert>* alerts);
+  void AdvanceSequence(GroupState* state, const Rule& rule, int step, TimePoint time, bool outage,
+                       std::vector<Alert>* alerts);
+  void ReplayHeld(GroupState* state, const Rule& rule, std::vector<Alert>* alerts);
+  void Fire(GroupState* state, const Rule& rule, int step, TimePoint time, bool outage,
+            std::vector<Alert>* alerts, std::optional<TimePoint> window_start = std::nullopt);
+  void Emit(GroupState* state, Alert::Action action, TimePoint time, bool outage,
+            std::vector<Alert>* alerts);
+  void Recover(const Pattern& recovery, const HitContext& hit, std::vector<Alert>* alerts);
+  void Disarm(int rule_index, const HitContext& hit, std::vector<Alert>* alerts);
+  void Resolve(StateList::iterator state, TimePoint time, const std::string& why,
+               std::vector<Alert>* alerts);
+  StateList::iterator Find(const std::string& index_key);
+  StateList::iterator FindOrCreate(int rule_index, const std::string& index_key, TimePoint now);
   bool IsInhibited(const Rule& rule, const GroupState& state) const;
   std::optional<Duration> LeadTime(const GroupState& state, TimePoint now) const;
-  Alert MakeAlert(const GroupState& state, Alert::Action action, TimePoint time) const;
 
   const Catalog& catalog_;
   CorrelatorOptions options_;
-  // For each pattern: the (rule, step) pairs it feeds.
-  std::vector<std::vector<std::pair<int, int>>> feeds_;
-  // For each recovery pattern: the rules whose alerts it resolves.
-  std::vector<std::vector<int>> recovers_;
+  std::vector<std::vector<std::pair<int, int>>> feeds_;  // pattern -> (rule, step)
+  std::vector<std::vector<int>> recovers_;               // recovery pattern -> rules it resolves
+  std::vector<std::vector<int>> expects_;                // pattern -> absence rules it satisfies
+  std::vector<int> expects_any_;                         // absence rules satisfied by any line
   StateList states_;  // most recently hit first
-  std::unordered_map<std::string, StateList::iterator> index_;  // "rule\x1fkey" -> state
+  std::unordered_map<std::string, StateList::iterator> index_;
+  TimePoint watermark_{};
+  TimePoint last_sweep_{};
+  std::deque<std::pair<TimePoint, uint64_t>> recent_records_;  // for duplicate detection
+  std::unordered_set<uint64_t> recent_keys_;
   CorrelatorStats stats_;
 };
 

@@ -5,7 +5,8 @@
 // record starts: stack frames, "Caused by:" chains, wrapped node lists. A JSON record whose
 // braces are still open at the end of a line (pretty-printed, or a stacktrace array spilling
 // over lines) owns the following lines until they close. Any record also owns lines that can
-// only be continuations (indented lines, "at ...", "Caused by:"). Lines arrive already
+// only be continuations (indented lines, "at ...", "Caused by:"); a complete one-line JSON
+// record is emitted at once. Lines arrive already
 // unwrapped from their envelopes; a record keeps the hints of its first line, so a stack
 // trace journald split into one entry per frame is joined again. Records are capped in lines
 // and bytes; what is cut is dropped and the record is marked truncated. Empty lines are
@@ -102,6 +103,9 @@ void RecordAssembler::Add(std::string_view line, bool truncated, uint64_t line_n
   pending_hints_ = hints;
   pending_envelope_.assign(envelope);
   Start(line, truncated, line_number);
+  // A JSON record whose braces are closed is complete: on a live stream it must not wait for
+  // the next line to learn that.
+  if (line[0] == '{' && json_depth_ == 0) Flush(on_record);
 }
 
 template <typename OnRecord>

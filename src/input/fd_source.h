@@ -20,6 +20,7 @@ class FdSource final : public Source {
 
   Result<ReadState> Read(std::string* out, Duration wait) override;
   const std::string& name() const override { return name_; }
+  bool live() const override { return pollable_; }
 
  private:
   FdSource(int fd, bool owns_fd, bool pollable, std::string name);

@@ -31,6 +31,10 @@ class Source {
   // Name used in diagnostics and in alert evidence, e.g. "es-node-1.json" or "stdin".
   virtual const std::string& name() const = 0;
 
+  // True for inputs that deliver lines as they are written (pipes, followed files): there
+  // alerts must not wait for event time to pass.
+  virtual bool live() const { return false; }
+
  protected:
   Source() = default;
 };

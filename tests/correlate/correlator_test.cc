@@ -49,18 +49,19 @@ class CorrelatorTest : public ::testing::Test {
 
   // Feeds one record from `node` at kStart + `at` that hit `pattern`; returns the alerts.
   std::vector<Alert> Hit(Correlator* correlator, Duration at, const std::string& node,
-                         const std::string& pattern) {
+                         const std::string& pattern, std::vector<Capture> captures = {}) {
     LogRecord record;
     record.time = kStart + at;
     record.has_time = true;
     record.node = node;
-    record.text = pattern + " line";
+    record.text = pattern + " line " + std::to_string(at.count());
     record.message_length = record.text.size();
     record.source = "test.log";
     std::vector<Alert> alerts;
     correlator->AdvanceTo(record.time, &alerts);
     PatternHit hit;
     hit.pattern = catalog_.FindPattern(pattern);
+    hit.captures = std::move(captures);
     correlator->Observe(record, {hit}, &alerts);
     return alerts;
   }
@@ -220,7 +221,7 @@ class RecoveryTest : public CorrelatorTest {
   }
 };
 
-TEST_F(RecoveryTest, ARecoveryMarkerResolvesItsNodesAlertAtOnce) {
+TEST_F(RecoveryTest, ARecoveryMarkerResolvesItsNodesAlertAtOnceWithoutHoldDown) {
   Correlator correlator(catalog_, CorrelatorOptions{});
   ASSERT_EQ(Hit(&correlator, seconds(0), "node-1", "high").size(), 1u);
   ASSERT_EQ(Hit(&correlator, seconds(5), "node-2", "high").size(), 1u);
@@ -258,5 +259,142 @@ TEST_F(CorrelatorTest, EvidenceIsCappedButKeepsTheLinesThatMadeTheStory) {
   EXPECT_EQ(alerts[0].evidence.back().pattern, "gc");
 }
 
+
+namespace more {
+
+using foreshock::Catalog;
+
+class KindsTest : public CorrelatorTest {
+ protected:
+  KindsTest() : CorrelatorTest(KindsCatalog()) {}
+  static Catalog KindsCatalog() {
+    Pattern gc = MakePattern("gc");
+    gc.fields = {{"spent", FieldType::kDuration}, {"interval", FieldType::kDuration}};
+    Pattern left = MakePattern("left");
+    left.subject = {"left_node"};
+    Rule distinct = MakeRule("no_master", Rule::Kind::kDistinct, {{"nomaster"}});
+    distinct.distinct_field = "node";
+    distinct.count = 2;
+    distinct.window = std::chrono::minutes(1);
+    distinct.group_by = {"cluster"};
+    Rule value = MakeRule("severe", Rule::Kind::kValue, {{"gc"}});
+    value.value = {"spent", "interval", ValueCondition::Op::kGreaterEqual, 0.9};
+    Rule absence = MakeRule("stuck", Rule::Kind::kAbsence, {{"high"}});
+    absence.expect = {"cleared"};
+    absence.window = std::chrono::minutes(30);
+    Rule silent = MakeRule("silent", Rule::Kind::kAbsence, {{"breaker"}});
+    silent.expect = {"any"};
+    silent.window = std::chrono::minutes(5);
+    Rule chain = MakeRule("chain", Rule::Kind::kSequence, {{"gc"}, {"left"}});
+    chain.steps[0].count = 2;
+    Rule implicit = MakeRule("left", Rule::Kind::kSingle, {{"left"}});
+    implicit.implicit = true;
+    Rule flappy = MakeRule("flappy", Rule::Kind::kSingle, {{"high"}});
+    flappy.hold_down = std::chrono::minutes(5);
+    Pattern cleared = MakePattern("cleared", Marker::kRecovery);
+    cleared.title = "cleared";
+    cleared.resolves = {"high"};
+    return Catalog({MakePattern("nomaster"), gc, left, MakePattern("high"), cleared, MakePattern("breaker")},
+                   {distinct, value, absence, silent, chain, implicit, flappy});
+  }
+  static std::vector<std::string> Rules(const std::vector<Alert>& alerts) {
+    std::vector<std::string> out;
+    for (const Alert& alert : alerts) out.push_back(alert.rule->id + ":" + std::string(ActionName(alert.action)));
+    return out;
+  }
+};
+
+TEST_F(KindsTest, DistinctCountsDifferentNodesOfTheCluster) {
+  Correlator correlator(catalog_, CorrelatorOptions{});
+  EXPECT_TRUE(Hit(&correlator, seconds(0), "es-1", "nomaster").empty());
+  EXPECT_TRUE(Hit(&correlator, seconds(10), "es-1", "nomaster").empty()) << "the same node again";
+  auto alerts = Hit(&correlator, seconds(20), "es-2", "nomaster");
+  ASSERT_EQ(Rules(alerts), std::vector<std::string>{"no_master:firing"});
+}
+
+TEST_F(KindsTest, ValueRuleComparesACaptureWithABound) {
+  Correlator correlator(catalog_, CorrelatorOptions{});
+  auto mild = Hit(&correlator, seconds(0), "es-1", "gc", {{"spent", "3s", 3.0}, {"interval", "5s", 5.0}});
+  EXPECT_TRUE(Rules(mild).empty()) << "60 % is below the bound";
+  auto severe = Hit(&correlator, seconds(9), "es-1", "gc", {{"spent", "4.8s", 4.8}, {"interval", "5s", 5.0}});
+  EXPECT_EQ(Rules(severe), (std::vector<std::string>{"severe:firing", "chain:firing"}))
+      << "the second GC line also completes the chain's first step (count 2)";
+}
+
+TEST_F(KindsTest, AbsenceFiresAtTheDeadlineUnlessTheExpectedLineCame) {
+  Correlator correlator(catalog_, CorrelatorOptions{});
+  Hit(&correlator, seconds(0), "es-1", "high");
+  Hit(&correlator, seconds(0), "es-2", "high");
+  Hit(&correlator, minutes(10), "es-2", "cleared");
+  std::vector<Alert> alerts;
+  correlator.AdvanceTo(kStart + minutes(31), &alerts, true);
+  std::vector<std::string> stuck;
+  for (const Alert& alert : alerts) {
+    if (alert.rule->id == "stuck") stuck.push_back(alert.node + "@" + FormatTimestamp(alert.time));
+  }
+  EXPECT_EQ(stuck, std::vector<std::string>{"es-1@2026-11-29T02:30:00.000Z"});
+}
+
+TEST_F(KindsTest, AbsenceOfAnyLineIsDisarmedByActivity) {
+  Correlator correlator(catalog_, CorrelatorOptions{});
+  ASSERT_TRUE(correlator.wants_activity());
+  Hit(&correlator, seconds(0), "es-1", "breaker");
+  Hit(&correlator, seconds(0), "es-2", "breaker");
+  LogRecord chatter;
+  chatter.node = "es-2";
+  chatter.time = kStart + minutes(2);
+  std::vector<Alert> alerts;
+  correlator.NoteActivity(chatter, &alerts);
+  correlator.AdvanceTo(kStart + minutes(6), &alerts, true);
+  ASSERT_EQ(Rules(alerts), std::vector<std::string>{"silent:firing"});
+  EXPECT_EQ(alerts[0].node, "es-1");
+}
+
+TEST_F(KindsTest, SubjectCaptureTiesALineToTheNodeItIsAbout) {
+  Correlator correlator(catalog_, CorrelatorOptions{});
+  Hit(&correlator, seconds(0), "master-1", "gc");
+  Hit(&correlator, seconds(5), "master-1", "gc");
+  // The new master writes that master-1 left: it joins master-1's chain, and the pattern's own
+  // alert is absorbed by that chain.
+  auto alerts = Hit(&correlator, seconds(60), "master-2", "left", {{"left_node", "{master-1}{aB}{10.0.0.1}", {}}});
+  ASSERT_EQ(Rules(alerts), std::vector<std::string>{"chain:escalated"});
+  EXPECT_EQ(alerts[0].node, "master-1");
+  auto elsewhere = Hit(&correlator, seconds(70), "master-2", "left", {{"left_node", "{data-9}{cD}", {}}});
+  EXPECT_EQ(Rules(elsewhere), std::vector<std::string>{"left:firing"}) << "no chain for data-9";
+}
+
+TEST_F(KindsTest, HoldDownAbsorbsAFlappingCondition) {
+  Correlator correlator(catalog_, CorrelatorOptions{});
+  ASSERT_EQ(Rules(Hit(&correlator, seconds(0), "es-1", "high")), std::vector<std::string>{"flappy:firing"});
+  EXPECT_TRUE(Rules(Hit(&correlator, seconds(30), "es-1", "cleared")).empty());
+  EXPECT_TRUE(Rules(Hit(&correlator, seconds(60), "es-1", "high")).empty()) << "back within the hold-down";
+  EXPECT_TRUE(Rules(Hit(&correlator, seconds(90), "es-1", "cleared")).empty());
+  std::vector<Alert> alerts;
+  correlator.AdvanceTo(kStart + minutes(7), &alerts, true);
+  ASSERT_EQ(Rules(alerts), std::vector<std::string>{"flappy:resolved"});
+  EXPECT_EQ(alerts[0].time, kStart + seconds(90)) << "resolved when it last cleared";
+}
+
+TEST_F(KindsTest, ALaterStepArrivingFirstIsHeldUntilTheSequenceStarts) {
+  Correlator correlator(catalog_, CorrelatorOptions{});
+  // "left" (step 2) at 0:20 reaches the correlator before the GC lines at 0:00 and 0:10. Its
+  // own alert cannot know a chain will claim it (in the pipeline, the ReorderBuffer puts such
+  // lines back in order first), but the chain still gets the step.
+  EXPECT_EQ(Rules(Hit(&correlator, seconds(20), "es-1", "left")), std::vector<std::string>{"left:firing"});
+  Hit(&correlator, seconds(0), "es-1", "gc");
+  auto alerts = Hit(&correlator, seconds(10), "es-1", "gc");
+  EXPECT_EQ(Rules(alerts), (std::vector<std::string>{"chain:firing", "chain:escalated"}));
+  ASSERT_EQ(alerts.size(), 2u);
+  EXPECT_EQ(alerts[1].time, kStart + seconds(20));
+}
+
+TEST_F(KindsTest, TheSameRecordTwiceCountsOnce) {
+  Correlator correlator(catalog_, CorrelatorOptions{});
+  Hit(&correlator, seconds(0), "es-1", "gc");
+  EXPECT_TRUE(Hit(&correlator, seconds(0), "es-1", "gc").empty()) << "a duplicate does not make the count 2";
+  EXPECT_EQ(correlator.stats().duplicates, 1u);
+}
+
+}  // namespace more
 }  // namespace
 }  // namespace foreshock

@@ -1,0 +1,55 @@
+#pragma once
+
+// The correlator's memory of one (rule, group) pair: whether its alert is firing and at which
+// stage, the recent hit times its windows count, what it has captured and the evidence it
+// keeps. Plain data, owned by the Correlator.
+
+#include <deque>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/time.h"
+#include "correlate/alert.h"
+#include "match/pattern_hit.h"
+
+namespace foreshock {
+
+// A later sequence step that arrived before the sequence's first step (logs slightly out of
+// order); replayed when the sequence starts.
+struct HeldHit {
+  TimePoint time;
+  int step = 0;
+  bool outage = false;
+  Evidence evidence;
+  std::vector<Capture> captures;
+};
+
+struct GroupState {
+  int rule = -1;
+  std::string index_key;  // rule id and group key
+  std::vector<std::pair<std::string, std::string>> group;
+  std::string node;
+  std::string cluster;
+  std::string fingerprint;
+  bool firing = false;
+  int stage = 0;  // 1-based once firing
+  int count = 0;  // hits counted for the alert
+  std::vector<std::deque<TimePoint>> step_hits;  // per step: hit times still inside a window
+  std::map<std::string, TimePoint> distinct;     // kDistinct: value -> latest hit time
+  std::vector<HeldHit> held;
+  TimePoint first_seen;
+  TimePoint last_hit;
+  TimePoint window_start;
+  TimePoint last_emitted;
+  std::optional<TimePoint> precursor_fired_at;  // fired by a hit that was not an outage
+  std::optional<TimePoint> resolving_at;        // a recovery marker arrived; hold-down runs
+  std::string resolving_why;                    // that marker's title
+  std::optional<TimePoint> absence_deadline;    // kAbsence: armed until then
+  std::map<std::string, Capture> fields;
+  std::vector<Evidence> evidence;
+};
+
+}  // namespace foreshock

@@ -1,0 +1,59 @@
+#pragma once
+
+// ReorderBuffer puts the records that hit a pattern back into event-time order before they
+// reach the Correlator. Logs of several nodes, or of one busy node, arrive a little out of
+// order; a record is held until the watermark (the newest event time seen) is
+// `allowed_lateness` past it, then released in time order, so a replay with lines shuffled
+// within that bound gives exactly the alerts of the ordered logs. Live inputs cannot wait for
+// event time to pass: there a held record is also released once it has waited `max_hold` of
+// wall-clock time, keeping alert latency in milliseconds. Only records with hits are held
+// (copies of them), so memory stays small. Not thread-safe.
+
+#include <chrono>
+#include <deque>
+#include <vector>
+
+#include "base/time.h"
+#include "decode/log_record.h"
+#include "match/pattern_hit.h"
+
+namespace foreshock {
+
+struct HeldRecord {
+  LogRecord record;  // a copy; `source` still points at the input's name
+  std::vector<PatternHit> hits;
+  std::chrono::steady_clock::time_point held_since;
+};
+
+class ReorderBuffer {
+ public:
+  ReorderBuffer(Duration allowed_lateness, std::chrono::milliseconds max_hold)
+      : allowed_lateness_(allowed_lateness), max_hold_(max_hold) {}
+
+  // Holds a record with its hits. Returns false (and holds nothing) when it is older than
+  // what was already released: it is late, and the caller applies it at once.
+  bool Hold(const LogRecord& record, std::vector<PatternHit> hits);
+
+  // Notes the newest event time seen, hit or not.
+  void Observe(TimePoint time) { watermark_ = std::max(watermark_, time); }
+
+  // Moves to *out, in time order, every held record that may go: those the watermark is
+  // `allowed_lateness` past, and, when `live`, those held longer than max_hold. `end` (input
+  // exhausted) releases everything.
+  void Release(bool live, bool end, std::vector<HeldRecord>* out);
+
+  void set_max_hold(std::chrono::milliseconds max_hold) { max_hold_ = max_hold; }
+  TimePoint watermark() const { return watermark_; }
+  // Event time up to which everything has been released.
+  TimePoint released() const { return released_; }
+  bool empty() const { return held_.empty(); }
+
+ private:
+  Duration allowed_lateness_;
+  std::chrono::milliseconds max_hold_;
+  std::deque<HeldRecord> held_;  // sorted by record time
+  TimePoint watermark_{};
+  TimePoint released_{};
+};
+
+}  // namespace foreshock
