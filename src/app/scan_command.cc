@@ -50,6 +50,9 @@ void LogSummary(const std::vector<std::unique_ptr<RecordReader>>& readers, const
                 matcher.atom_count(), matcher.prefilter_skipped(), matcher.prefilter_passed(),
                 matcher.fallback_count());
   const CorrelatorStats& correlator = pipeline.correlator_stats();
+  spdlog::info("correlation: {} inhibited or absorbed, {} duplicate records, {} records later than "
+               "--lateness",
+               correlator.inhibited, correlator.duplicates, summary.late);
   if (correlator.evicted > 0) {
     spdlog::warn("{} correlation groups were evicted to stay within the state bound",
                  correlator.evicted);
@@ -90,6 +93,7 @@ int RunScan(const Args& args) {
   CommonOptions common;
   bool fail_on_alert = false;
   bool explain_format = false;
+  std::string lateness = "30s";
   po::options_description options("Options");
   AddCatalogOptions(&options, &common);
   AddInputOptions(&options, &common);
@@ -97,7 +101,9 @@ int RunScan(const Args& args) {
   options.add_options()("fail-on-alert", po::bool_switch(&fail_on_alert),
                         "exit 1 when an alert at warning or above fired")(
       "explain-format", po::bool_switch(&explain_format),
-      "print which envelope and format each input was read as, and why, instead of alerts");
+      "print which envelope and format each input was read as, and why, instead of alerts")(
+      "lateness", po::value(&lateness)->default_value("30s"),
+      "how far out of event-time order lines may arrive and still correlate as if in order");
   po::variables_map values;
   if (auto stop = ParseArgs(args, "foreshock scan [OPTIONS] [FILE|-]...", options, "input", &values)) {
     return *stop;
@@ -120,6 +126,12 @@ int RunScan(const Args& args) {
   auto matcher = Matcher::Create(*catalog, MatcherOptions{});
   if (!matcher.ok()) return UsageError(matcher.status().message());
 
+  CorrelatorOptions correlator_options;
+  if (auto parsed = ParseDuration(lateness)) {
+    correlator_options.allowed_lateness = *parsed;
+  } else {
+    return UsageError("--lateness '" + lateness + "' is not a duration like 30s or 2m");
+  }
   auto reader_options = ReaderOptions(common);
   if (!reader_options.ok()) return UsageError(reader_options.status().message());
   std::vector<std::unique_ptr<RecordReader>> readers;
@@ -137,7 +149,7 @@ int RunScan(const Args& args) {
 
   std::vector<std::unique_ptr<Sink>> sinks;
   sinks.push_back(std::make_unique<JsonLinesSink>(STDOUT_FILENO));
-  Pipeline pipeline(*catalog, **matcher, CorrelatorOptions{}, std::move(sinks));
+  Pipeline pipeline(*catalog, **matcher, correlator_options, std::move(sinks));
   Status status = pipeline.Run(readers);
   if (!status.ok()) {
     spdlog::error("{}", status.message());
