@@ -31,6 +31,7 @@ void PrintHelp() {
 const std::vector<Verb>& Verbs() {
   static const std::vector<Verb> verbs = {
       {"scan", "read log files or stdin to the end and print alerts as JSON lines", RunScan},
+      {"watch", "follow log files through rotation and restarts (the sidecar)", RunWatch},
       {"catalog", "list, explain, lint and test the precursor catalog", RunCatalog},
       {"match", "show which patterns hit each record and what they captured", RunMatch},
   };

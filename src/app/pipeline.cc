@@ -12,8 +12,8 @@ constexpr auto kMaxHold = std::chrono::milliseconds(30);
 
 Pipeline::Pipeline(const Catalog& catalog, const Matcher& matcher,
                    const CorrelatorOptions& options, std::vector<std::unique_ptr<Sink>> sinks)
-    : matcher_(matcher),
-      correlator_(catalog, options),
+    : matcher_(&matcher),
+      correlator_(std::make_unique<Correlator>(catalog, options)),
       sinks_(std::move(sinks)),
       reorder_(options.allowed_lateness, kMaxHold),
       options_(options) {}
@@ -28,8 +28,7 @@ Status Pipeline::Run(const std::vector<std::unique_ptr<RecordReader>>& readers) 
   int live_inputs = 0;
   for (const auto& reader : readers) live_inputs += reader->live() ? 1 : 0;
   const bool live = live_inputs > 0;
-  // One live input arrives in its own order; several interleave and are briefly held.
-  reorder_.set_max_hold(live_inputs > 1 ? kMaxHold : std::chrono::milliseconds(0));
+  SetLiveInputs(live_inputs);
   while (true) {
     // Every live input must offer its next record before the earliest one can go: an
     // input that is merely slow (a pipe) may still produce an earlier record.
@@ -73,16 +72,31 @@ Status Pipeline::Process(const LogRecord& record, bool live) {
     watermark_seen_at_ = std::chrono::steady_clock::now();
   }
   hits_.clear();
-  matcher_.Match(record, &hits_);
+  matcher_->Match(record, &hits_);
   summary_.hits += hits_.size();
-  if (correlator_.wants_activity()) correlator_.NoteActivity(record, &alerts_);
+  if (correlator_->wants_activity()) correlator_->NoteActivity(record, &alerts_);
   reorder_.Observe(record.time);
   if (!hits_.empty() && !reorder_.Hold(record, hits_)) {
     ++summary_.late;  // too late to reorder: applied as it is
-    correlator_.Observe(record, hits_, &alerts_);
+    correlator_->Observe(record, hits_, &alerts_);
   }
   FORESHOCK_RETURN_IF_ERROR(Emit(&alerts_));
   return Release(live, /*end=*/false);
+}
+
+void Pipeline::SetLiveInputs(int count) {
+  // One live input arrives in its own order; several interleave and are briefly held.
+  reorder_.set_max_hold(count > 1 ? kMaxHold : std::chrono::milliseconds(0));
+}
+
+Status Pipeline::ReplaceCatalog(const Catalog& catalog, const Matcher& matcher) {
+  // Held hits refer to the old catalog's patterns: apply them first.
+  FORESHOCK_RETURN_IF_ERROR(Release(/*live=*/true, /*end=*/true));
+  const nlohmann::json state = correlator_->SaveState();
+  correlator_ = std::make_unique<Correlator>(catalog, options_);
+  correlator_->RestoreState(state);
+  matcher_ = &matcher;
+  return Status();
 }
 
 Status Pipeline::Release(bool live, bool end) {
@@ -90,14 +104,14 @@ Status Pipeline::Release(bool live, bool end) {
   released_.clear();
   reorder_.Release(live, end, &released_);
   for (const HeldRecord& held : released_) {
-    correlator_.AdvanceTo(held.record.time, &alerts_);
-    correlator_.Observe(held.record, held.hits, &alerts_);
+    correlator_->AdvanceTo(held.record.time, &alerts_);
+    correlator_->Observe(held.record, held.hits, &alerts_);
   }
   // Time-driven decisions go as far as nothing earlier can still come: the reorder bound
   // (and the oldest record still held), or everything at the end of input.
   TimePoint settled = end ? reorder_.watermark() : reorder_.watermark() - options_.allowed_lateness;
   if (!reorder_.empty()) settled = std::min(settled, reorder_.released());
-  if (settled > TimePoint{}) correlator_.AdvanceTo(settled, &alerts_, end);
+  if (settled > TimePoint{}) correlator_->AdvanceTo(settled, &alerts_, end);
   return Emit(&alerts_);
 }
 
@@ -107,7 +121,7 @@ Status Pipeline::OnIdle() {
   if (!reorder_.empty()) return Status();
   alerts_.clear();
   const auto quiet = std::chrono::steady_clock::now() - watermark_seen_at_;
-  correlator_.AdvanceTo(watermark_ + std::chrono::duration_cast<Duration>(quiet), &alerts_);
+  correlator_->AdvanceTo(watermark_ + std::chrono::duration_cast<Duration>(quiet), &alerts_);
   return Emit(&alerts_);
 }
 

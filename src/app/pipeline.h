@@ -7,6 +7,7 @@
 // Single-threaded: the thread calling Run() does all the work.
 
 #include <chrono>
+#include <nlohmann/json.hpp>
 #include <memory>
 #include <vector>
 
@@ -39,20 +40,34 @@ class Pipeline {
   // Returns the first input or sink error.
   Status Run(const std::vector<std::unique_ptr<RecordReader>>& readers);
 
+  // The push interface `watch` drives. How many live inputs interleave decides whether hits
+  // wait (briefly) for earlier lines of other inputs.
+  void SetLiveInputs(int count);
+  Status Process(const LogRecord& record, bool live);
+  // A live input went quiet: held hits go, and event time moves on with the wall clock so
+  // alerts resolve and absences fire although no line arrives.
+  Status OnIdle();
+  // End of input: every held hit goes, and time-driven decisions catch up.
+  Status Finish() { return Release(/*live=*/true, /*end=*/true); }
+  // True when no hit waits in the reorder buffer: a checkpoint taken now loses nothing.
+  bool quiescent() const { return reorder_.empty(); }
+
+  nlohmann::json SaveCorrelation() const { return correlator_->SaveState(); }
+  void RestoreCorrelation(const nlohmann::json& state) { correlator_->RestoreState(state); }
+  // Switches to a reloaded catalog, keeping the correlation state of the rules that remain.
+  // `catalog` and `matcher` must outlive *this.
+  Status ReplaceCatalog(const Catalog& catalog, const Matcher& matcher);
+
   const PipelineSummary& summary() const { return summary_; }
-  const CorrelatorStats& correlator_stats() const { return correlator_.stats(); }
+  const CorrelatorStats& correlator_stats() const { return correlator_->stats(); }
 
  private:
-  Status Process(const LogRecord& record, bool live);
   // Applies the hits the reorder buffer lets go, in event-time order.
   Status Release(bool live, bool end);
-  // A live input went quiet: event time moves on with the wall clock, so alerts resolve and
-  // absences fire although no line arrives.
-  Status OnIdle();
   Status Emit(std::vector<Alert>* alerts);
 
-  const Matcher& matcher_;
-  Correlator correlator_;
+  const Matcher* matcher_;
+  std::unique_ptr<Correlator> correlator_;
   std::vector<std::unique_ptr<Sink>> sinks_;
   std::vector<PatternHit> hits_;
   std::vector<Alert> alerts_;

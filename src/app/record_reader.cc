@@ -48,7 +48,7 @@ void RecordReader::Frame(std::string_view bytes) {
   framer_.Feed(bytes, [&](std::string_view line, bool truncated) {
     ++line_number_;
     envelopes_.Add(line, [&](std::string_view inner, const EnvelopeHints& hints, std::string_view envelope) {
-      assembler_.Add(inner, truncated, line_number_, hints, envelope, on_record);
+      assembler_.Add(inner, truncated, line_number_, framer_.line_end(), hints, envelope, on_record);
     });
   });
 }
@@ -58,7 +58,7 @@ void RecordReader::FlushAll() {
   framer_.Flush([&](std::string_view line, bool truncated) {
     ++line_number_;
     envelopes_.Add(line, [&](std::string_view inner, const EnvelopeHints& hints, std::string_view envelope) {
-      assembler_.Add(inner, truncated, line_number_, hints, envelope, on_record);
+      assembler_.Add(inner, truncated, line_number_, framer_.line_end(), hints, envelope, on_record);
     });
   });
   assembler_.Flush(on_record);
@@ -69,7 +69,7 @@ void RecordReader::Queue(const RawRecord& raw) {
   if (raw.truncated) ++stats_.truncated;
   ready_.push_back(Pending{std::string(raw.text), raw.first_line, raw.truncated,
                            raw.hints != nullptr ? *raw.hints : EnvelopeHints{},
-                           std::string(raw.envelope)});
+                           std::string(raw.envelope), raw.end_offset});
 }
 
 Result<RecordReader::Next> RecordReader::Read(LogRecord* record, Duration wait) {
@@ -97,13 +97,20 @@ Result<RecordReader::Next> RecordReader::Read(LogRecord* record, Duration wait) 
     switch (*state) {
       case Source::ReadState::kData:
         stats_.bytes += buffer_.size();
+        last_data_at_ = std::chrono::steady_clock::now();
         Frame(buffer_);
         break;
+      case Source::ReadState::kRotated:
+        FlushAll();  // the old file's last line and record are complete
+        break;
       case Source::ReadState::kIdle:
-        if (assembler_.has_pending()) {
+        // A pending record is complete once the input has been quiet for quiet_flush.
+        if (assembler_.has_pending() &&
+            std::chrono::steady_clock::now() - last_data_at_ >= options_.quiet_flush) {
           FlushAll();
           break;
         }
+        if (ready_.empty()) processed_offset_ = std::max(processed_offset_, assembler_.skipped_end());
         return Next::kIdle;
       case Source::ReadState::kEnd:
         FlushAll();
@@ -117,6 +124,7 @@ Result<RecordReader::Next> RecordReader::Read(LogRecord* record, Duration wait) 
 bool RecordReader::DecodeNext(LogRecord* record) {
   Pending pending = std::move(ready_.front());
   ready_.pop_front();
+  processed_offset_ = std::max(processed_offset_, pending.end_offset);
   std::string why;
   std::string_view format;
   const Decoder::Outcome outcome =

@@ -64,6 +64,10 @@ class RecordReader {
   Result<Next> Read(LogRecord* record, Duration wait);
 
   const std::string& name() const { return source_->name(); }
+  // Stream offset up to which every record has been handed out (or passed over): the
+  // source's bytes before it never need reading again.
+  uint64_t processed_offset() const { return processed_offset_; }
+  const Source& source() const { return *source_; }
   bool live() const { return source_->live(); }
   const InputStats& stats() const { return stats_; }
 
@@ -74,6 +78,7 @@ class RecordReader {
     bool truncated = false;
     EnvelopeHints hints;
     std::string envelope;
+    uint64_t end_offset = 0;
   };
 
   RecordReader(std::unique_ptr<Source> source, std::unique_ptr<DecoderSet> decoders,
@@ -95,6 +100,8 @@ class RecordReader {
   std::deque<Pending> ready_;
   std::string buffer_;
   uint64_t line_number_ = 0;
+  uint64_t processed_offset_ = 0;
+  std::chrono::steady_clock::time_point last_data_at_{};
   bool ended_ = false;
   bool checked_magic_ = false;
   TimePoint last_time_{};

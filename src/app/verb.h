@@ -39,5 +39,6 @@ int UsageError(std::string_view message);
 int RunScan(const Args& args);
 int RunCatalog(const Args& args);
 int RunMatch(const Args& args);
+int RunWatch(const Args& args);
 
 }  // namespace foreshock::app

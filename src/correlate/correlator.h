@@ -20,6 +20,7 @@
 // recently hit is evicted, and counted). Not thread-safe.
 
 #include <list>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -69,6 +70,12 @@ class Correlator {
 
   TimePoint watermark() const { return watermark_; }
   const CorrelatorStats& stats() const { return stats_; }
+
+  // Everything the correlator remembers (open windows, firing alerts and what they sent), as
+  // JSON, so a restarted `watch` neither forgets a chain half-way nor repeats an alert.
+  nlohmann::json SaveState() const;
+  // Restores SaveState() output. Groups of rules the catalog no longer has are dropped.
+  void RestoreState(const nlohmann::json& state);
 
  private:
   using StateList = std::list<GroupState>;

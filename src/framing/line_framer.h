@@ -34,6 +34,10 @@ class LineFramer {
 
   const FramerStats& stats() const { return stats_; }
 
+  // During an on_line callback: the stream offset just past the line (its newline included),
+  // counting every byte ever fed. Checkpoints store it as "processed up to here".
+  uint64_t line_end() const { return line_end_; }
+
  private:
   template <typename OnLine>
   void Emit(std::string_view line, bool truncated, OnLine& on_line);
@@ -42,11 +46,16 @@ class LineFramer {
   size_t max_line_bytes_;
   std::string partial_;      // the beginning of a line whose end has not arrived
   bool skipping_ = false;    // past max_line_bytes: drop bytes until the next newline
+  uint64_t fed_ = 0;         // bytes fed before the current chunk
+  uint64_t line_end_ = 0;
   FramerStats stats_;
 };
 
 template <typename OnLine>
 void LineFramer::Feed(std::string_view bytes, OnLine&& on_line) {
+  const uint64_t chunk_start = fed_;
+  fed_ += bytes.size();
+  const char* const base = bytes.data();
   while (!bytes.empty()) {
     const void* found = std::memchr(bytes.data(), '\n', bytes.size());
     if (found == nullptr) {
@@ -54,6 +63,7 @@ void LineFramer::Feed(std::string_view bytes, OnLine&& on_line) {
       return;
     }
     const size_t end = static_cast<size_t>(static_cast<const char*>(found) - bytes.data());
+    line_end_ = chunk_start + static_cast<uint64_t>(bytes.data() - base) + end + 1;
     if (partial_.empty() && !skipping_) {
       std::string_view line = bytes.substr(0, end);
       const bool truncated = line.size() > max_line_bytes_;
@@ -71,6 +81,7 @@ void LineFramer::Feed(std::string_view bytes, OnLine&& on_line) {
 template <typename OnLine>
 void LineFramer::Flush(OnLine&& on_line) {
   if (partial_.empty() && !skipping_) return;
+  line_end_ = fed_;
   Emit(partial_, skipping_, on_line);
   partial_.clear();
   skipping_ = false;

@@ -25,6 +25,7 @@ struct RawRecord {
   uint64_t first_line = 0;  // 1-based line number in the input
   uint32_t line_count = 0;
   bool truncated = false;
+  uint64_t end_offset = 0;  // stream offset just past its last line
   const EnvelopeHints* hints = nullptr;  // of the first line; valid only during the callback
   std::string_view envelope;             // "" when the lines came unwrapped
 };
@@ -43,17 +44,20 @@ class RecordAssembler {
   template <typename OnRecord>
   void Add(std::string_view line, bool truncated, uint64_t line_number, OnRecord&& on_record) {
     static const EnvelopeHints kNoHints;
-    Add(line, truncated, line_number, kNoHints, std::string_view(), on_record);
+    Add(line, truncated, line_number, 0, kNoHints, std::string_view(), on_record);
   }
+  // `end_offset`: the stream offset just past the line, for checkpoints.
   template <typename OnRecord>
-  void Add(std::string_view line, bool truncated, uint64_t line_number, const EnvelopeHints& hints,
-           std::string_view envelope, OnRecord&& on_record);
+  void Add(std::string_view line, bool truncated, uint64_t line_number, uint64_t end_offset,
+           const EnvelopeHints& hints, std::string_view envelope, OnRecord&& on_record);
 
   // Emits the pending record, if any.
   template <typename OnRecord>
   void Flush(OnRecord&& on_record);
 
   bool has_pending() const { return pending_.line_count > 0; }
+  // Stream offset past the last blank line skipped while nothing was pending.
+  uint64_t skipped_end() const { return skipped_end_; }
 
   // True when `line` cannot start a record of its own.
   static bool IsContinuation(std::string_view line);
@@ -75,6 +79,7 @@ class RecordAssembler {
   EnvelopeHints pending_hints_;
   std::string pending_envelope_;
   bool pending_is_plain_ = false;
+  uint64_t skipped_end_ = 0;
   int json_depth_ = 0;  // > 0: a JSON record whose braces are still open
   bool json_in_string_ = false;
   bool json_escape_ = false;
@@ -82,9 +87,12 @@ class RecordAssembler {
 
 template <typename OnRecord>
 void RecordAssembler::Add(std::string_view line, bool truncated, uint64_t line_number,
-                          const EnvelopeHints& hints, std::string_view envelope,
-                          OnRecord&& on_record) {
-  if (line.find_first_not_of(" \t") == std::string_view::npos) return;
+                          uint64_t end_offset, const EnvelopeHints& hints,
+                          std::string_view envelope, OnRecord&& on_record) {
+  if (line.find_first_not_of(" \t") == std::string_view::npos) {
+    if (!has_pending()) skipped_end_ = end_offset;  // a blank line alone is processed at once
+    return;
+  }
   if (has_pending()) {
     // A line that starts a record of its own ends even an unclosed JSON record: broken
     // JSON must not swallow the records after it. A lone "{" under a plain record is
@@ -96,6 +104,7 @@ void RecordAssembler::Add(std::string_view line, bool truncated, uint64_t line_n
                        (pending_is_plain_ && !starts_record);
     if (joins) {
       Append(line, truncated);
+      pending_.end_offset = end_offset;
       return;
     }
     Flush(on_record);
@@ -103,6 +112,7 @@ void RecordAssembler::Add(std::string_view line, bool truncated, uint64_t line_n
   pending_hints_ = hints;
   pending_envelope_.assign(envelope);
   Start(line, truncated, line_number);
+  pending_.end_offset = end_offset;
   // A JSON record whose braces are closed is complete: on a live stream it must not wait for
   // the next line to learn that.
   if (line[0] == '{' && json_depth_ == 0) Flush(on_record);

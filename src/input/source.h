@@ -16,8 +16,10 @@ class Source {
  public:
   enum class ReadState {
     kData,  // bytes were appended to *out
-    kIdle,  // nothing arrived within the wait; more may come later
-    kEnd,   // no more data will ever come
+    kIdle,     // nothing arrived within the wait; more may come later
+    kRotated,  // the file was rotated or truncated: later bytes start a new file, so a
+               // partial line held so far is complete
+    kEnd,      // no more data will ever come
   };
 
   virtual ~Source() = default;

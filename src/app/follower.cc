@@ -1,0 +1,165 @@
+#include "app/follower.h"
+
+#include <glob.h>
+#include <poll.h>
+#include <spdlog/spdlog.h>
+#include <sys/inotify.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <thread>
+
+namespace foreshock::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool IsCompressed(const std::string& path) {
+  for (const char* ext : {".gz", ".zst", ".bz2", ".xz", ".zip"}) {
+    if (path.ends_with(ext)) return true;
+  }
+  return false;
+}
+
+std::vector<std::string> Expand(const std::string& pattern) {
+  std::vector<std::string> out;
+  glob_t found{};
+  if (::glob(pattern.c_str(), GLOB_NOSORT, nullptr, &found) == 0) {
+    for (size_t i = 0; i < found.gl_pathc; ++i) out.emplace_back(found.gl_pathv[i]);
+  }
+  ::globfree(&found);
+  return out;
+}
+
+// Files in the same folder: where a file rotated away while we were stopped may now be.
+std::vector<std::string> Siblings(const std::string& path) {
+  std::vector<std::string> out;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(fs::path(path).parent_path(), error)) {
+    if (entry.is_regular_file(error) && entry.path().string() != path) out.push_back(entry.path().string());
+  }
+  return out;
+}
+
+// The deepest folder of `pattern` that exists: watched for files (and folders) appearing.
+std::string WatchableFolder(const std::string& pattern) {
+  fs::path folder = fs::path(pattern).parent_path();
+  while (!folder.empty() && folder.string().find_first_of("*?[") != std::string::npos) folder = folder.parent_path();
+  std::error_code error;
+  while (!folder.empty() && !fs::is_directory(folder, error)) folder = folder.parent_path();
+  return folder.empty() ? "." : folder.string();
+}
+
+}  // namespace
+
+Follower::Follower(FollowerOptions options, std::map<std::string, FilePosition> resume)
+    : options_(std::move(options)), carried_(std::move(resume)) {
+  if (options_.use_inotify) {
+    inotify_fd_ = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    if (inotify_fd_ < 0) spdlog::warn("inotify unavailable; polling every {}", FormatDuration(options_.poll_interval));
+  }
+}
+
+Follower::~Follower() {
+  if (inotify_fd_ >= 0) ::close(inotify_fd_);
+}
+
+void Follower::AddWatch(const std::string& path) {
+  if (inotify_fd_ < 0 || watches_.contains(path)) return;
+  const int wd = ::inotify_add_watch(inotify_fd_, path.c_str(),
+                                     IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE |
+                                         IN_DELETE_SELF | IN_MOVE_SELF | IN_ATTRIB);
+  if (wd >= 0) watches_[path] = wd;
+}
+
+void Follower::Discover() {
+  for (const std::string& pattern : options_.patterns) {
+    AddWatch(WatchableFolder(pattern));
+    std::vector<std::string> paths = Expand(pattern);
+    // A plain path that does not exist yet is followed anyway: it will appear.
+    if (paths.empty() && pattern.find_first_of("*?[") == std::string::npos) paths.push_back(pattern);
+    for (const std::string& path : paths) {
+      if (files_.contains(path) || (IsCompressed(path) && !options_.include_compressed)) continue;
+      std::optional<FilePosition> resume;
+      if (auto it = carried_.find(path); it != carried_.end()) {
+        resume = it->second;
+        carried_.erase(it);
+      }
+      auto source = std::make_unique<TailSource>(path, options_.start, resume, Siblings(path));
+      TailSource* raw = source.get();
+      RecordReaderOptions reader_options = options_.reader;
+      if (reader_options.default_node.empty()) {
+        const std::string name = fs::path(path).filename().string();
+        reader_options.default_node = name.substr(0, name.find('.'));
+      }
+      auto reader = RecordReader::Create(std::move(source), reader_options);
+      if (!reader.ok()) continue;  // options were validated before
+      files_[path] = File{raw, std::move(reader).value()};
+      AddWatch(path);  // the file itself: inotify follows symlinks (Kubernetes log links)
+      spdlog::info("following {}", path);
+    }
+  }
+}
+
+Status Follower::Step(Pipeline* pipeline, bool* got_data) {
+  const auto now = std::chrono::steady_clock::now();
+  if (rescan_now_ || now >= next_rescan_) {
+    Discover();
+    rescan_now_ = false;
+    next_rescan_ = now + options_.rescan_interval;
+  }
+  *got_data = false;
+  for (auto& [path, file] : files_) {
+    LogRecord record;
+    while (true) {
+      auto next = file.reader->Read(&record, Duration(0));
+      if (!next.ok()) {
+        spdlog::warn("{}: {}; will retry", path, next.status().message());
+        break;
+      }
+      if (*next != RecordReader::Next::kRecord) break;
+      *got_data = true;
+      FORESHOCK_RETURN_IF_ERROR(pipeline->Process(record, /*live=*/true));
+    }
+  }
+  return Status();
+}
+
+void Follower::Wait(Duration at_most) {
+  if (inotify_fd_ < 0) {
+    std::this_thread::sleep_for(std::min(at_most, options_.poll_interval));
+    return;
+  }
+  pollfd waiting{inotify_fd_, POLLIN, 0};
+  const auto timeout = std::chrono::duration_cast<std::chrono::milliseconds>(std::min(at_most, options_.poll_interval));
+  if (::poll(&waiting, 1, static_cast<int>(timeout.count())) <= 0) return;
+  alignas(inotify_event) char buffer[16384];
+  ssize_t got = 0;
+  while ((got = ::read(inotify_fd_, buffer, sizeof buffer)) > 0) {
+    for (char* at = buffer; at < buffer + got;) {
+      const auto* event = reinterpret_cast<const inotify_event*>(at);
+      if (event->mask & (IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF)) rescan_now_ = true;
+      at += sizeof(inotify_event) + event->len;
+    }
+  }
+}
+
+std::map<std::string, FilePosition> Follower::Positions() const {
+  std::map<std::string, FilePosition> positions = carried_;
+  for (const auto& [path, file] : files_) {
+    if (auto position = file.source->PositionAt(file.reader->processed_offset())) positions[path] = *position;
+  }
+  return positions;
+}
+
+TailStats Follower::tail_stats() const {
+  TailStats total;
+  for (const auto& [path, file] : files_) {
+    total.rotations += file.source->stats().rotations;
+    total.truncations += file.source->stats().truncations;
+    total.lost += file.source->stats().lost;
+  }
+  return total;
+}
+
+}  // namespace foreshock::app

@@ -1,0 +1,70 @@
+#pragma once
+
+// Follower finds and follows the log files of `foreshock watch`: every path or glob is
+// expanded again from time to time (and at once when inotify reports a file created or moved
+// in), so files created later, even in a folder that does not exist yet, are picked up;
+// rolled archives (*.gz, *.zst) are ignored unless asked for. Each file is a TailSource
+// (rotation-proof) with its own RecordReader; inotify wakes the follower when a file changes,
+// and where inotify does not work (NFS, some overlays) it polls every poll_interval.
+// Not thread-safe.
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/pipeline.h"
+#include "app/record_reader.h"
+#include "input/tail_source.h"
+
+namespace foreshock::app {
+
+struct FollowerOptions {
+  std::vector<std::string> patterns;  // paths or globs
+  TailSource::StartAt start = TailSource::StartAt::kEnd;
+  bool include_compressed = false;
+  bool use_inotify = true;
+  Duration poll_interval = std::chrono::milliseconds(250);
+  Duration rescan_interval = std::chrono::seconds(2);
+  RecordReaderOptions reader;
+};
+
+class Follower {
+ public:
+  // `resume`: saved positions by path (from the state directory).
+  Follower(FollowerOptions options, std::map<std::string, FilePosition> resume);
+  ~Follower();
+  Follower(const Follower&) = delete;
+  Follower& operator=(const Follower&) = delete;
+
+  // Picks up new files when due, then hands every record available in every file to
+  // `pipeline`. *got_data is set when anything was read.
+  Status Step(Pipeline* pipeline, bool* got_data);
+  // Sleeps until a followed file or folder changes, or `at_most` passes.
+  void Wait(Duration at_most);
+
+  // Where each file stands: the position up to which its records were all processed.
+  std::map<std::string, FilePosition> Positions() const;
+  size_t file_count() const { return files_.size(); }
+  TailStats tail_stats() const;
+
+ private:
+  struct File {
+    TailSource* source = nullptr;  // owned by reader
+    std::unique_ptr<RecordReader> reader;
+  };
+
+  void Discover();
+  void AddWatch(const std::string& path);
+
+  FollowerOptions options_;
+  std::map<std::string, FilePosition> resume_;
+  std::map<std::string, File> files_;
+  std::map<std::string, FilePosition> carried_;  // resume entries for files not opened yet
+  int inotify_fd_ = -1;
+  std::map<std::string, int> watches_;
+  std::chrono::steady_clock::time_point next_rescan_{};
+  bool rescan_now_ = true;
+};
+
+}  // namespace foreshock::app

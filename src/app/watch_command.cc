@@ -1,0 +1,182 @@
+// `foreshock watch PATH|GLOB...`: the sidecar. Follows Elasticsearch's log files through
+// rotation, restarts and bursts, and prints alerts as they happen. With --state-dir it
+// resumes exactly where it stopped: file positions and correlation state are checkpointed
+// after every alert, every --checkpoint-interval, and at shutdown.
+
+#include <signal.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <thread>
+
+#include "app/common_options.h"
+#include "app/follower.h"
+#include "app/main.h"
+#include "app/state_store.h"
+#include "app/verb.h"
+#include "sink/json_lines_sink.h"
+
+namespace foreshock::app {
+namespace {
+
+namespace po = boost::program_options;
+
+std::atomic<bool> g_stop{false};
+std::atomic<bool> g_reload{false};
+
+void OnSignal(int signal) {
+  if (signal == SIGHUP) {
+    g_reload = true;
+  } else {
+    g_stop = true;
+  }
+}
+
+void InstallSignalHandlers() {
+  struct sigaction action {};
+  action.sa_handler = OnSignal;
+  sigemptyset(&action.sa_mask);
+  for (int signal : {SIGTERM, SIGINT, SIGHUP}) ::sigaction(signal, &action, nullptr);
+}
+
+struct LoadedCatalog {
+  std::unique_ptr<const Catalog> catalog;
+  std::unique_ptr<Matcher> matcher;
+};
+
+// Loads the catalog and builds its matcher; null with the problems logged on failure.
+std::optional<LoadedCatalog> LoadAll(const CommonOptions& common) {
+  LoadReport report;
+  auto catalog = LoadConfiguredCatalog(common, &report);
+  for (const Diagnostic& diagnostic : report.diagnostics()) spdlog::warn("{}", diagnostic.ToString());
+  if (catalog == nullptr) return std::nullopt;
+  auto matcher = Matcher::Create(*catalog, MatcherOptions{});
+  if (!matcher.ok()) {
+    spdlog::error("{}", matcher.status().message());
+    return std::nullopt;
+  }
+  return LoadedCatalog{std::move(catalog), std::move(matcher).value()};
+}
+
+}  // namespace
+
+int RunWatch(const Args& args) {
+  CommonOptions common;
+  std::string from = "end";
+  std::string state_dir;
+  std::string poll_interval = "250ms";
+  std::string checkpoint_interval = "1s";
+  std::string lateness = "30s";
+  bool no_inotify = false;
+  bool include_compressed = false;
+  po::options_description options("Options");
+  AddCatalogOptions(&options, &common);
+  AddInputOptions(&options, &common);
+  AddLoggingOption(&options, &common);
+  options.add_options()
+      ("from", po::value(&from)->default_value("end"),
+       "where to start in a file seen for the first time: end or beginning")
+      ("state-dir", po::value(&state_dir), "keep file positions and correlation state here")
+      ("poll-interval", po::value(&poll_interval)->default_value("250ms"),
+       "how often to look for changes without inotify (and as a safety net with it)")
+      ("no-inotify", po::bool_switch(&no_inotify), "poll only (NFS, some container overlays)")
+      ("include-compressed", po::bool_switch(&include_compressed), "also follow *.gz, *.zst, ... files")
+      ("checkpoint-interval", po::value(&checkpoint_interval)->default_value("1s"),
+       "how often to save state durably")
+      ("lateness", po::value(&lateness)->default_value("30s"),
+       "how far out of event-time order lines may arrive and still correlate as if in order");
+  po::variables_map values;
+  if (auto stop = ParseArgs(args, "foreshock watch [OPTIONS] PATH|GLOB...", options, "input", &values)) {
+    return *stop;
+  }
+  if (Status status = SetUpLogging(common.log_level); !status.ok()) return UsageError(status.message());
+  if (values.count("input") == 0) return UsageError("watch needs at least one path or glob");
+  if (from != "end" && from != "beginning") return UsageError("--from must be end or beginning");
+  const auto poll = ParseDuration(poll_interval);
+  const auto checkpoint = ParseDuration(checkpoint_interval);
+  const auto late = ParseDuration(lateness);
+  if (!poll || !checkpoint || !late) return UsageError("durations are written like 250ms, 1s or 2m");
+
+  auto loaded = LoadAll(common);
+  if (!loaded) return UsageError("the catalog has errors; run 'foreshock catalog lint'");
+  auto reader_options = ReaderOptions(common);
+  if (!reader_options.ok()) return UsageError(reader_options.status().message());
+
+  SavedState saved;
+  if (!state_dir.empty()) {
+    auto state = LoadState(state_dir);
+    if (!state.ok()) return UsageError(state.status().message());
+    if (*state) saved = std::move(**state);
+  }
+
+  FollowerOptions follow;
+  follow.patterns = values["input"].as<std::vector<std::string>>();
+  follow.start = from == "end" ? TailSource::StartAt::kEnd : TailSource::StartAt::kBeginning;
+  follow.include_compressed = include_compressed;
+  follow.use_inotify = !no_inotify;
+  follow.poll_interval = *poll;
+  follow.reader = *reader_options;
+  Follower follower(follow, saved.files);
+
+  CorrelatorOptions correlator_options;
+  correlator_options.allowed_lateness = *late;
+  std::vector<std::unique_ptr<Sink>> sinks;
+  sinks.push_back(std::make_unique<JsonLinesSink>(STDOUT_FILENO));
+  Pipeline pipeline(*loaded->catalog, *loaded->matcher, correlator_options, std::move(sinks));
+  if (!saved.correlation.is_null()) pipeline.RestoreCorrelation(saved.correlation);
+
+  InstallSignalHandlers();
+  auto checkpoint_now = [&](bool durable) {
+    if (state_dir.empty() || !pipeline.quiescent()) return;
+    Status status = SaveState(state_dir, SavedState{follower.Positions(), pipeline.SaveCorrelation()}, durable);
+    if (!status.ok()) spdlog::error("cannot save state: {}", status.message());
+  };
+  auto next_checkpoint = std::chrono::steady_clock::now() + *checkpoint;
+  uint64_t alerts_saved = pipeline.summary().alerts;
+  while (!g_stop) {
+    if (g_reload.exchange(false)) {
+      auto reloaded = LoadAll(common);
+      if (!reloaded) {
+        spdlog::error("SIGHUP: the new catalog has errors; still running the old one");
+      } else if (Status status = pipeline.ReplaceCatalog(*reloaded->catalog, *reloaded->matcher); status.ok()) {
+        loaded = std::move(reloaded);
+        spdlog::info("SIGHUP: catalog reloaded ({} patterns, {} rules)", loaded->catalog->patterns().size(),
+                     loaded->catalog->rules().size());
+      }
+    }
+    pipeline.SetLiveInputs(static_cast<int>(follower.file_count()));
+    bool got_data = false;
+    Status status = follower.Step(&pipeline, &got_data);
+    if (status.ok()) status = pipeline.OnIdle();
+    if (!status.ok()) {
+      spdlog::error("{}", status.message());
+      return kExitError;
+    }
+    if (pipeline.summary().output_closed) break;
+    // An alert is on stdout: remember at once that it was sent (and which lines are done).
+    if (pipeline.summary().alerts != alerts_saved && pipeline.quiescent()) {
+      checkpoint_now(/*durable=*/false);
+      alerts_saved = pipeline.summary().alerts;
+    }
+    if (std::chrono::steady_clock::now() >= next_checkpoint) {
+      checkpoint_now(/*durable=*/true);
+      next_checkpoint = std::chrono::steady_clock::now() + *checkpoint;
+    }
+    if (!got_data) follower.Wait(pipeline.quiescent() ? *poll : Duration(std::chrono::milliseconds(10)));
+  }
+  // Lines in hand are done; a record still waiting for its continuation lines is read again
+  // next time (the saved offset is before it).
+  for (int tries = 0; tries < 100 && !pipeline.quiescent(); ++tries) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (!pipeline.OnIdle().ok()) break;
+  }
+  checkpoint_now(/*durable=*/true);
+  const TailStats tails = follower.tail_stats();
+  spdlog::info("stopped: {} records, {} alerts; {} rotations, {} truncations, {} rotated files lost",
+               pipeline.summary().records, pipeline.summary().alerts, tails.rotations, tails.truncations,
+               tails.lost);
+  return kExitOk;
+}
+
+}  // namespace foreshock::app

@@ -1,0 +1,81 @@
+#pragma once
+
+// TailSource follows one log file by path, for `foreshock watch`: it reads what was
+// appended, and survives every way logs are rotated. Rename + create (log4j RollingFile):
+// the old file is read to its end, then the new one from its start. Copytruncate: a size
+// below our offset means truncation; reading restarts at 0 (counted). Delete + recreate: like
+// rename. A path that does not exist yet, or went away, is retried on every read.
+// A rotation that happened while foreshock was stopped is caught too: when the saved
+// position names another file than the path holds now, the rotated file is looked up by
+// inode among `previous_candidates` and finished first.
+// Each generation (file) it has read is remembered, so PositionAt() turns a byte offset of
+// the stream it returned into (file identity, offset) for checkpoints. Read() never blocks.
+// Not thread-safe.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "input/file_identity.h"
+#include "input/source.h"
+
+namespace foreshock {
+
+struct FilePosition {
+  FileIdentity identity;
+  uint64_t offset = 0;  // bytes of that file fully processed
+};
+
+struct TailStats {
+  uint64_t rotations = 0;   // moved on to a new file at the path
+  uint64_t truncations = 0; // the file shrank below what was read (copytruncate)
+  uint64_t lost = 0;        // a rotated file that could not be found to finish
+};
+
+class TailSource final : public Source {
+ public:
+  enum class StartAt { kBeginning, kEnd };
+
+  // `resume`: where a previous run stopped in this path's file, if known.
+  // `previous_candidates`: files where a rotated-away file may now live (same folder).
+  TailSource(std::string path, StartAt start, std::optional<FilePosition> resume,
+             std::vector<std::string> previous_candidates);
+  ~TailSource() override;
+
+  Result<ReadState> Read(std::string* out, Duration wait) override;
+  const std::string& name() const override { return path_; }
+  bool live() const override { return true; }
+
+  // The file and offset that byte `stream_offset` of what Read() returned belongs to.
+  std::optional<FilePosition> PositionAt(uint64_t stream_offset) const;
+  const TailStats& stats() const { return stats_; }
+  bool is_open() const { return fd_ >= 0; }
+
+ private:
+  struct Generation {
+    FileIdentity identity;
+    uint64_t stream_start = 0;  // stream offset of this file's first byte we returned
+    uint64_t file_start = 0;    // the file offset that byte came from
+  };
+
+  bool OpenPath(bool from_start);
+  void StartGeneration(uint64_t file_offset);
+  // Reads what is there; 0 at end of file, -1 on error.
+  ssize_t ReadSome(std::string* out);
+  ReadState CheckRotation();
+
+  std::string path_;
+  StartAt start_;
+  std::optional<FilePosition> resume_;
+  std::vector<std::string> previous_candidates_;
+  int fd_ = -1;
+  bool draining_previous_ = false;  // reading a file rotated away while we were stopped
+  uint64_t offset_ = 0;             // file offset of the next byte to read
+  uint64_t stream_ = 0;             // bytes returned so far
+  std::vector<Generation> generations_;
+  bool warned_missing_ = false;
+  TailStats stats_;
+};
+
+}  // namespace foreshock
