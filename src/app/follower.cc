@@ -31,16 +31,6 @@ std::vector<std::string> Expand(const std::string& pattern) {
   return out;
 }
 
-// Files in the same folder: where a file rotated away while we were stopped may now be.
-std::vector<std::string> Siblings(const std::string& path) {
-  std::vector<std::string> out;
-  std::error_code error;
-  for (const auto& entry : fs::directory_iterator(fs::path(path).parent_path(), error)) {
-    if (entry.is_regular_file(error) && entry.path().string() != path) out.push_back(entry.path().string());
-  }
-  return out;
-}
-
 // The deepest folder of `pattern` that exists: watched for files (and folders) appearing.
 std::string WatchableFolder(const std::string& pattern) {
   fs::path folder = fs::path(pattern).parent_path();
@@ -85,7 +75,7 @@ void Follower::Discover() {
         resume = it->second;
         carried_.erase(it);
       }
-      auto source = std::make_unique<TailSource>(path, options_.start, resume, Siblings(path));
+      auto source = std::make_unique<TailSource>(path, options_.start, resume);
       TailSource* raw = source.get();
       RecordReaderOptions reader_options = options_.reader;
       if (reader_options.default_node.empty()) {

@@ -1,13 +1,16 @@
 // `foreshock watch PATH|GLOB...`: the sidecar. Follows Elasticsearch's log files through
 // rotation, restarts and bursts, and prints alerts as they happen. With --state-dir it
 // resumes exactly where it stopped: file positions and correlation state are checkpointed
-// after every alert, every --checkpoint-interval, and at shutdown.
+// as soon as a file is opened, at most every 100 ms while lines flow, durably (fsync) every
+// --checkpoint-interval and at shutdown; alerts sent since the last checkpoint are journaled
+// so that re-reading those lines after a crash sends none of them twice.
 
 #include <signal.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <filesystem>
 #include <thread>
 
 #include "app/common_options.h"
@@ -15,6 +18,7 @@
 #include "app/main.h"
 #include "app/state_store.h"
 #include "app/verb.h"
+#include "sink/journaled_sink.h"
 #include "sink/json_lines_sink.h"
 
 namespace foreshock::app {
@@ -62,6 +66,8 @@ std::optional<LoadedCatalog> LoadAll(const CommonOptions& common) {
 }  // namespace
 
 int RunWatch(const Args& args) {
+  // First of all: a SIGTERM during start-up must still end the run cleanly.
+  InstallSignalHandlers();
   CommonOptions common;
   std::string from = "end";
   std::string state_dir;
@@ -122,18 +128,34 @@ int RunWatch(const Args& args) {
   CorrelatorOptions correlator_options;
   correlator_options.allowed_lateness = *late;
   std::vector<std::unique_ptr<Sink>> sinks;
-  sinks.push_back(std::make_unique<JsonLinesSink>(STDOUT_FILENO));
+  JournaledSink* journal = nullptr;
+  if (state_dir.empty()) {
+    sinks.push_back(std::make_unique<JsonLinesSink>(STDOUT_FILENO));
+  } else {
+    std::filesystem::create_directories(state_dir);
+    auto journaled = std::make_unique<JournaledSink>(state_dir + "/sent.journal",
+                                                     std::make_unique<JsonLinesSink>(STDOUT_FILENO));
+    journal = journaled.get();
+    sinks.push_back(std::move(journaled));
+  }
   Pipeline pipeline(*loaded->catalog, *loaded->matcher, correlator_options, std::move(sinks));
   if (!saved.correlation.is_null()) pipeline.RestoreCorrelation(saved.correlation);
 
-  InstallSignalHandlers();
   auto checkpoint_now = [&](bool durable) {
     if (state_dir.empty() || !pipeline.quiescent()) return;
     Status status = SaveState(state_dir, SavedState{follower.Positions(), pipeline.SaveCorrelation()}, durable);
-    if (!status.ok()) spdlog::error("cannot save state: {}", status.message());
+    if (!status.ok()) {
+      spdlog::error("cannot save state: {}", status.message());
+      return;
+    }
+    if (journal != nullptr) journal->Truncate();  // the state now knows every alert sent
   };
   auto next_checkpoint = std::chrono::steady_clock::now() + *checkpoint;
-  uint64_t alerts_saved = pipeline.summary().alerts;
+  // Positions are saved soon after anything moves (without fsync), so that a file rotated
+  // while we are down can be found by the identity we saved; fsync waits for the interval.
+  constexpr auto kSoonAfterData = std::chrono::milliseconds(100);
+  auto next_light_checkpoint = std::chrono::steady_clock::now();
+  size_t files_seen = 0;
   while (!g_stop) {
     if (g_reload.exchange(false)) {
       auto reloaded = LoadAll(common);
@@ -154,10 +176,11 @@ int RunWatch(const Args& args) {
       return kExitError;
     }
     if (pipeline.summary().output_closed) break;
-    // An alert is on stdout: remember at once that it was sent (and which lines are done).
-    if (pipeline.summary().alerts != alerts_saved && pipeline.quiescent()) {
+    const bool new_files = follower.file_count() != files_seen;
+    files_seen = follower.file_count();
+    if (new_files || (got_data && std::chrono::steady_clock::now() >= next_light_checkpoint)) {
       checkpoint_now(/*durable=*/false);
-      alerts_saved = pipeline.summary().alerts;
+      next_light_checkpoint = std::chrono::steady_clock::now() + kSoonAfterData;
     }
     if (std::chrono::steady_clock::now() >= next_checkpoint) {
       checkpoint_now(/*durable=*/true);

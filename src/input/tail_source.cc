@@ -5,7 +5,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <filesystem>
 #include <cstring>
 
 namespace foreshock {
@@ -16,14 +18,38 @@ constexpr size_t kMaxGenerations = 8;
 
 int OpenReadOnly(const std::string& path) { return ::open(path.c_str(), O_RDONLY | O_CLOEXEC); }
 
+std::string BaseName(const std::string& path) { return std::filesystem::path(path).filename().string(); }
+
 }  // namespace
 
-TailSource::TailSource(std::string path, StartAt start, std::optional<FilePosition> resume,
-                       std::vector<std::string> previous_candidates)
-    : path_(std::move(path)),
-      start_(start),
-      resume_(std::move(resume)),
-      previous_candidates_(std::move(previous_candidates)) {}
+TailSource::TailSource(std::string path, StartAt start, std::optional<FilePosition> resume)
+    : path_(std::move(path)), start_(start), resume_(std::move(resume)) {
+  if (resume_) finished_ = resume_->finished;
+}
+
+void TailSource::FinishCurrent() {
+  struct stat info {};
+  if (::fstat(fd_, &info) == 0) {
+    finished_.emplace_back(info.st_dev, info.st_ino);
+    if (finished_.size() > 16) finished_.erase(finished_.begin());
+  }
+  ::close(fd_);
+  fd_ = -1;
+}
+
+std::vector<std::string> TailSource::Siblings() const {
+  namespace fs = std::filesystem;
+  std::vector<std::string> out;
+  std::error_code error;
+  fs::path folder = fs::path(path_).parent_path();
+  if (folder.empty()) folder = ".";
+  for (const auto& entry : fs::directory_iterator(folder, error)) {
+    const std::string name = entry.path().string();
+    if (!entry.is_regular_file(error) || name.ends_with(".gz") || name.ends_with(".zst")) continue;
+    if (!fs::equivalent(entry.path(), path_, error)) out.push_back(name);
+  }
+  return out;
+}
 
 TailSource::~TailSource() {
   if (fd_ >= 0) ::close(fd_);
@@ -56,7 +82,7 @@ bool TailSource::OpenPath(bool from_start) {
       offset = resume_->offset;  // the same file: go on where we stopped
     } else {
       // Rotated while we were stopped: finish the old file first, if it is still there.
-      for (const std::string& candidate : previous_candidates_) {
+      for (const std::string& candidate : Siblings()) {
         const int old = OpenReadOnly(candidate);
         if (old < 0) continue;
         if (resume_->identity.Matches(old)) {
@@ -64,6 +90,7 @@ bool TailSource::OpenPath(bool from_start) {
           ::close(fd_);
           fd_ = old;
           draining_previous_ = true;
+          QueueMissedGenerations(fd_);
           StartGeneration(resume_->offset);
           resume_.reset();
           return true;
@@ -82,6 +109,59 @@ bool TailSource::OpenPath(bool from_start) {
   }
   StartGeneration(offset);
   return true;
+}
+
+void TailSource::QueueMissedGenerations(int previous) {
+  struct stat last {};
+  if (::fstat(previous, &last) != 0) return;
+  struct Candidate {
+    std::string path;
+    struct timespec written;
+  };
+  std::vector<Candidate> later;
+  const std::string base = BaseName(path_);
+  for (const std::string& candidate : Siblings()) {
+    struct stat info {};
+    if (BaseName(candidate).rfind(base, 0) != 0 || ::stat(candidate.c_str(), &info) != 0) continue;
+    if (info.st_ino == last.st_ino && info.st_dev == last.st_dev) continue;
+    const std::pair<uint64_t, uint64_t> id(info.st_dev, info.st_ino);
+    if (std::find(finished_.begin(), finished_.end(), id) != finished_.end()) continue;
+    if (std::find_if(queued_.begin(), queued_.end(), [&](const std::string& q) { return q == candidate; }) !=
+        queued_.end()) {
+      continue;
+    }
+    const bool after = info.st_mtim.tv_sec > last.st_mtim.tv_sec ||
+                       (info.st_mtim.tv_sec == last.st_mtim.tv_sec && info.st_mtim.tv_nsec >= last.st_mtim.tv_nsec);
+    if (after) later.push_back({candidate, info.st_mtim});
+  }
+  std::sort(later.begin(), later.end(), [](const Candidate& a, const Candidate& b) {
+    return a.written.tv_sec != b.written.tv_sec ? a.written.tv_sec < b.written.tv_sec
+                                                : a.written.tv_nsec < b.written.tv_nsec;
+  });
+  for (const Candidate& candidate : later) queued_.push_back(candidate.path);
+}
+
+bool TailSource::OpenQueued() {
+  while (!queued_.empty()) {
+    const std::string next = queued_.front();
+    queued_.erase(queued_.begin());
+    const int fd = OpenReadOnly(next);
+    if (fd < 0) continue;
+    struct stat at_path {};
+    struct stat candidate {};
+    // The path's own current file comes last, through OpenPath.
+    if (::stat(path_.c_str(), &at_path) == 0 && ::fstat(fd, &candidate) == 0 &&
+        at_path.st_ino == candidate.st_ino && at_path.st_dev == candidate.st_dev) {
+      ::close(fd);
+      continue;
+    }
+    spdlog::info("{}: reading the rotated generation {} first", path_, next);
+    fd_ = fd;
+    draining_previous_ = true;
+    StartGeneration(0);
+    return true;
+  }
+  return false;
 }
 
 ssize_t TailSource::ReadSome(std::string* out) {
@@ -103,12 +183,14 @@ ssize_t TailSource::ReadSome(std::string* out) {
   return got;
 }
 
-Source::ReadState TailSource::CheckRotation() {
-  if (draining_previous_) {  // the old file is finished: on to the path's current file
-    ::close(fd_);
-    fd_ = -1;
+Source::ReadState TailSource::CheckRotation(std::string* out) {
+  if (draining_previous_) {  // this generation is finished: on to the next, or the path's file
+    // The path's file may have rotated again while we drained: those generations come first.
+    if (queued_.empty()) QueueMissedGenerations(fd_);
+    FinishCurrent();
     draining_previous_ = false;
     ++stats_.rotations;
+    if (OpenQueued()) return ReadState::kRotated;
     return OpenPath(/*from_start=*/true) ? ReadState::kRotated : ReadState::kIdle;
   }
   struct stat at_path {};
@@ -116,10 +198,14 @@ Source::ReadState TailSource::CheckRotation() {
   struct stat ours {};
   if (::fstat(fd_, &ours) != 0) return ReadState::kIdle;
   if (at_path.st_ino != ours.st_ino || at_path.st_dev != ours.st_dev) {
-    // Renamed or deleted and recreated; we read the old file to its end already.
-    ::close(fd_);
-    fd_ = -1;
+    // Renamed or deleted and recreated. The writer may have appended to the old file after
+    // our last read and before the rename: finish it first.
+    if (ReadSome(out) > 0) return ReadState::kData;
+    // If it rotated again meanwhile, the generations in between come first.
+    QueueMissedGenerations(fd_);
+    FinishCurrent();
     ++stats_.rotations;
+    if (OpenQueued()) return ReadState::kRotated;
     return OpenPath(/*from_start=*/true) ? ReadState::kRotated : ReadState::kIdle;
   }
   if (static_cast<uint64_t>(ours.st_size) < offset_) {
@@ -136,13 +222,14 @@ Result<Source::ReadState> TailSource::Read(std::string* out, Duration /*wait*/) 
   const ssize_t got = ReadSome(out);
   if (got < 0) return Status::IoError("read " + path_, errno);
   if (got > 0) return ReadState::kData;
-  return CheckRotation();
+  return CheckRotation(out);
 }
 
 std::optional<FilePosition> TailSource::PositionAt(uint64_t stream_offset) const {
+  if (generations_.empty()) return resume_;  // not opened yet: still where we were told to resume
   for (auto it = generations_.rbegin(); it != generations_.rend(); ++it) {
     if (stream_offset >= it->stream_start) {
-      return FilePosition{it->identity, it->file_start + (stream_offset - it->stream_start)};
+      return FilePosition{it->identity, it->file_start + (stream_offset - it->stream_start), finished_};
     }
   }
   return std::nullopt;

@@ -7,7 +7,10 @@
 // rename. A path that does not exist yet, or went away, is retried on every read.
 // A rotation that happened while foreshock was stopped is caught too: when the saved
 // position names another file than the path holds now, the rotated file is looked up by
-// inode among `previous_candidates` and finished first.
+// inode in the path's folder and finished first. When a file rotated more than once
+// before we noticed (while stopped, or faster than we read), the generations in between
+// (files of the folder named like the path, written after the file we were reading) are read in the
+// order they were written before the current file.
 // Each generation (file) it has read is remembered, so PositionAt() turns a byte offset of
 // the stream it returned into (file identity, offset) for checkpoints. Read() never blocks.
 // Not thread-safe.
@@ -25,6 +28,8 @@ namespace foreshock {
 struct FilePosition {
   FileIdentity identity;
   uint64_t offset = 0;  // bytes of that file fully processed
+  // Rotated generations already read to their end (device, inode): never read again.
+  std::vector<std::pair<uint64_t, uint64_t>> finished;
 };
 
 struct TailStats {
@@ -38,9 +43,7 @@ class TailSource final : public Source {
   enum class StartAt { kBeginning, kEnd };
 
   // `resume`: where a previous run stopped in this path's file, if known.
-  // `previous_candidates`: files where a rotated-away file may now live (same folder).
-  TailSource(std::string path, StartAt start, std::optional<FilePosition> resume,
-             std::vector<std::string> previous_candidates);
+  TailSource(std::string path, StartAt start, std::optional<FilePosition> resume);
   ~TailSource() override;
 
   Result<ReadState> Read(std::string* out, Duration wait) override;
@@ -60,17 +63,28 @@ class TailSource final : public Source {
   };
 
   bool OpenPath(bool from_start);
+  // The other readable, uncompressed files of the path's folder: where rotated files go.
+  std::vector<std::string> Siblings() const;
+  // Queues the rotated generations written after `previous` (an open fd) and not read yet.
+  void QueueMissedGenerations(int previous);
+  // Opens the next queued generation, from its start. False when none is left.
+  bool OpenQueued();
+  // Closes the current file, remembering it as read to its end.
+  void FinishCurrent();
   void StartGeneration(uint64_t file_offset);
   // Reads what is there; 0 at end of file, -1 on error.
   ssize_t ReadSome(std::string* out);
-  ReadState CheckRotation();
+  // At the end of the current file: has it been rotated or truncated? Lines the writer
+  // appended between our last read and the rotation are read into *out first.
+  ReadState CheckRotation(std::string* out);
 
   std::string path_;
   StartAt start_;
   std::optional<FilePosition> resume_;
-  std::vector<std::string> previous_candidates_;
   int fd_ = -1;
-  bool draining_previous_ = false;  // reading a file rotated away while we were stopped
+  bool draining_previous_ = false;  // reading a rotated-away generation, not the path
+  std::vector<std::string> queued_;  // rotated generations still to read, oldest first
+  std::vector<std::pair<uint64_t, uint64_t>> finished_;  // generations read to their end
   uint64_t offset_ = 0;             // file offset of the next byte to read
   uint64_t stream_ = 0;             // bytes returned so far
   std::vector<Generation> generations_;

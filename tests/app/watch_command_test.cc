@@ -1,0 +1,255 @@
+// End-to-end tests of `foreshock watch`: the built binary as a child process following real
+// files that a writer appends to and rotates, killed and restarted along the way.
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "testing/subprocess.h"
+#include "testing/temp_dir.h"
+#include "testing/test_paths.h"
+
+namespace foreshock {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+using testing::TempDir;
+
+// One alert per precursor line: PRECURSOR-<n> fires a rule grouped by n that never repeats.
+constexpr const char* kCatalog = R"(patterns:
+  - id: test.precursor
+    title: Test precursor
+    category: node
+    severity: warning
+    regex: 'PRECURSOR-(?P<n>\d+)'
+    examples: {match: ['PRECURSOR-1'], no_match: ['ordinary']}
+rules:
+  - id: test.each
+    name: Each precursor
+    category: node
+    pattern: test.precursor
+    group_by: [n]
+    realert: 1000d
+    resolve_after: 1000d
+    message: 'precursor {n}'
+)";
+
+std::string Line(int n, bool precursor) {
+  char stamp[64];
+  std::snprintf(stamp, sizeof stamp, "2026-11-29T02:%02d:%02d.000Z", (n / 60) % 60, n % 60);
+  return std::string("{\"@timestamp\":\"") + stamp + "\",\"log.level\":\"WARN\",\"message\":\"" +
+         (precursor ? "PRECURSOR-" + std::to_string(n) : "ordinary line " + std::to_string(n)) +
+         "\",\"elasticsearch.node.name\":\"es-1\"}\n";
+}
+
+void Append(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::app);
+  out << text;
+}
+
+// Starts `foreshock watch` with stdout appended to `out_path`; returns its pid.
+pid_t StartWatch(const std::vector<std::string>& args, const std::string& out_path, const std::string& err_path) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    FILE* out = std::freopen(out_path.c_str(), "a", stdout);
+    FILE* err = std::freopen(err_path.c_str(), "a", stderr);
+    (void)out;
+    (void)err;
+    std::vector<std::string> argv = {testing::kForeshockBinary, "watch"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    std::vector<char*> raw;
+    for (std::string& arg : argv) raw.push_back(arg.data());
+    raw.push_back(nullptr);
+    ::execv(raw[0], raw.data());
+    ::_exit(127);
+  }
+  return pid;
+}
+
+int Stop(pid_t pid, int signal) {
+  ::kill(pid, signal);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// Alert counts per precursor number in a JSON-lines file.
+std::map<int, int> AlertsPerPrecursor(const std::string& path) {
+  std::map<int, int> counts;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    const nlohmann::json alert = nlohmann::json::parse(line, nullptr, false);
+    if (alert.is_discarded()) continue;  // a line cut by SIGKILL mid-write
+    if (alert["event"]["action"] == "firing") ++counts[std::stoi(alert["foreshock"]["group"]["n"].get<std::string>())];
+  }
+  return counts;
+}
+
+bool WaitFor(const std::function<bool()>& done, std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (done()) return true;
+    std::this_thread::sleep_for(20ms);
+  }
+  return done();
+}
+
+class WatchTest : public ::testing::Test {
+ protected:
+  WatchTest() {
+    catalog_ = dir_.Write("catalog.yaml", kCatalog);
+    log_ = dir_.path() + "/es.json";
+    out_ = dir_.path() + "/alerts.jsonl";
+    err_ = dir_.path() + "/stderr.log";
+  }
+  std::vector<std::string> Args(std::vector<std::string> extra = {}) const {
+    std::vector<std::string> args = {"--no-builtin-catalog", "--catalog", catalog_, "--from", "beginning",
+                                     "--state-dir", dir_.path() + "/state"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    args.push_back(log_);
+    return args;
+  }
+  // Waits until precursors 0..n-1 all alerted.
+  void ExpectAll(int n) {
+    EXPECT_TRUE(WaitFor([&] { return static_cast<int>(AlertsPerPrecursor(out_).size()) >= n; }, 10s))
+        << testing::ReadFile(err_);
+    const auto counts = AlertsPerPrecursor(out_);
+    for (int i = 0; i < n; ++i) {
+      auto it = counts.find(i);
+      EXPECT_TRUE(it != counts.end() && it->second == 1)
+          << "precursor " << i << " alerted " << (it == counts.end() ? 0 : it->second) << " times";
+    }
+  }
+
+  TempDir dir_;
+  std::string catalog_;
+  std::string log_;
+  std::string out_;
+  std::string err_;
+};
+
+TEST_F(WatchTest, FollowsEveryRotationStyle) {
+  const pid_t pid = StartWatch(Args(), out_, err_);
+  int n = 0;
+  auto write_some = [&] {
+    for (int i = 0; i < 5; ++i, ++n) Append(log_, Line(n, true) + Line(n, false));
+  };
+  write_some();  // the file is created after watch started
+  ASSERT_TRUE(WaitFor([&] { return AlertsPerPrecursor(out_).size() == 5; }, 10s)) << testing::ReadFile(err_);
+  fs::rename(log_, log_ + ".1");  // rename + create (log4j RollingFile)
+  write_some();
+  ASSERT_TRUE(WaitFor([&] { return AlertsPerPrecursor(out_).size() == 10; }, 10s)) << testing::ReadFile(err_);
+  fs::copy_file(log_, log_ + ".2");  // copytruncate (logrotate)
+  { std::ofstream truncate(log_, std::ios::trunc); }
+  std::this_thread::sleep_for(300ms);
+  write_some();
+  ASSERT_TRUE(WaitFor([&] { return AlertsPerPrecursor(out_).size() == 15; }, 10s)) << testing::ReadFile(err_);
+  fs::remove(log_);  // delete + recreate
+  std::this_thread::sleep_for(300ms);
+  write_some();
+  ExpectAll(20);
+  EXPECT_EQ(Stop(pid, SIGTERM), 0);
+  const std::string err = testing::ReadFile(err_);
+  EXPECT_NE(err.find("rotations"), std::string::npos) << err;
+  EXPECT_NE(err.find("1 truncations"), std::string::npos) << err;
+}
+
+TEST_F(WatchTest, ARestartReadsWhatWasWrittenMeanwhileAndRepeatsNothing) {
+  pid_t pid = StartWatch(Args(), out_, err_);
+  for (int n = 0; n < 5; ++n) Append(log_, Line(n, true));
+  ASSERT_TRUE(WaitFor([&] { return AlertsPerPrecursor(out_).size() == 5; }, 10s));
+  ASSERT_EQ(Stop(pid, SIGTERM), 0);
+  for (int n = 5; n < 8; ++n) Append(log_, Line(n, true));  // while stopped
+  fs::rename(log_, log_ + ".1");                             // rotated while stopped
+  for (int n = 8; n < 10; ++n) Append(log_, Line(n, true));
+  pid = StartWatch(Args(), out_, err_);
+  ExpectAll(10);
+  EXPECT_EQ(Stop(pid, SIGTERM), 0);
+}
+
+// SIGKILL at random moments while a writer appends and rotates: over many rounds every
+// precursor line alerts exactly once.
+TEST_F(WatchTest, SurvivesSigkillAtRandomMomentsWithoutLosingOrRepeating) {
+  std::mt19937 random(4242);
+  int n = 0;
+  // The watcher must have met the file once: a file rotated away before any watcher ever
+  // opened it is an old archive, not a file it follows.
+  {
+    const pid_t pid = StartWatch(Args(), out_, err_);
+    Append(log_, Line(n++, true));
+    ASSERT_TRUE(WaitFor([&] { return AlertsPerPrecursor(out_).size() == 1; }, 10s));
+    Stop(pid, SIGKILL);
+  }
+  for (int round = 0; round < 12; ++round) {
+    const pid_t pid = StartWatch(Args(), out_, err_);
+    const int lines = 20 + static_cast<int>(random() % 40);
+    for (int i = 0; i < lines; ++i, ++n) {
+      Append(log_, Line(n, n % 3 != 2) + Line(n, false));
+      if (random() % 25 == 0) fs::rename(log_, log_ + ".r" + std::to_string(n));
+      if (random() % 10 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(random() % 20));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(random() % 120));
+    Stop(pid, SIGKILL);
+  }
+  const size_t started = testing::ReadFile(err_).size();
+  const pid_t pid = StartWatch(Args(), out_, err_);
+  // Let the last watcher start and catch up before it is asked to stop.
+  ASSERT_TRUE(WaitFor([&] { return testing::ReadFile(err_).find("following", started) != std::string::npos; }, 10s));
+  std::this_thread::sleep_for(500ms);
+  int precursors = 0;
+  for (int i = 0; i < n; ++i) precursors += i % 3 != 2 ? 1 : 0;
+  EXPECT_TRUE(WaitFor([&] { return static_cast<int>(AlertsPerPrecursor(out_).size()) >= precursors; }, 15s))
+      << testing::ReadFile(err_);
+  EXPECT_EQ(Stop(pid, SIGTERM), 0);
+  const auto counts = AlertsPerPrecursor(out_);
+  int seen = 0;
+  for (int i = 0; i < n; ++i) {
+    if (i % 3 == 2) {
+      EXPECT_FALSE(counts.contains(i)) << i;
+      continue;
+    }
+    auto it = counts.find(i);
+    EXPECT_TRUE(it != counts.end() && it->second == 1)
+        << "precursor " << i << " alerted " << (it == counts.end() ? 0 : it->second) << " times";
+    seen += it != counts.end() ? 1 : 0;
+  }
+  EXPECT_EQ(seen, precursors);
+}
+
+TEST_F(WatchTest, SighupWithABrokenCatalogKeepsTheOldOne) {
+  const pid_t pid = StartWatch(Args(), out_, err_);
+  Append(log_, Line(0, true));
+  ASSERT_TRUE(WaitFor([&] { return AlertsPerPrecursor(out_).size() == 1; }, 10s));
+  { std::ofstream broken(catalog_, std::ios::trunc); broken << "patterns:\n  - id: [broken\n"; }
+  ::kill(pid, SIGHUP);
+  ASSERT_TRUE(WaitFor([&] { return testing::ReadFile(err_).find("still running the old one") != std::string::npos; }, 10s))
+      << testing::ReadFile(err_);
+  Append(log_, Line(1, true));
+  ExpectAll(2);
+  EXPECT_EQ(Stop(pid, SIGTERM), 0);
+}
+
+TEST_F(WatchTest, AFileThatCannotBeReadIsReportedAndTheRestIsWatched) {
+  const std::string unreadable = dir_.path() + "/not-a-file.json";
+  fs::create_directory(unreadable);
+  std::vector<std::string> args = Args();
+  args.insert(args.end() - 1, unreadable);
+  const pid_t pid = StartWatch(args, out_, err_);
+  Append(log_, Line(0, true));
+  ExpectAll(1);
+  EXPECT_EQ(Stop(pid, SIGTERM), 0);
+  EXPECT_NE(testing::ReadFile(err_).find("not-a-file.json"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace foreshock
