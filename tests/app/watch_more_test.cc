@@ -1,0 +1,138 @@
+// More `foreshock watch` behaviour: where a new file starts, polling without inotify,
+// symlinked logs (Kubernetes), and a correlation chain that spans a restart.
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "testing/subprocess.h"
+#include "testing/temp_dir.h"
+#include "testing/test_paths.h"
+
+namespace foreshock {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+using testing::TempDir;
+
+pid_t Start(std::vector<std::string> args, const std::string& out, const std::string& err) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    (void)std::freopen(out.c_str(), "a", stdout);
+    (void)std::freopen(err.c_str(), "a", stderr);
+    args.insert(args.begin(), {testing::kForeshockBinary, "watch"});
+    std::vector<char*> raw;
+    for (std::string& arg : args) raw.push_back(arg.data());
+    raw.push_back(nullptr);
+    ::execv(raw[0], raw.data());
+    ::_exit(127);
+  }
+  return pid;
+}
+
+int Stop(pid_t pid) {
+  ::kill(pid, SIGTERM);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// The file's contents, or "" while it does not exist yet (polled while the child starts).
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::vector<std::string> Summaries(const std::string& path) {
+  std::vector<std::string> out;
+  std::istringstream lines(Slurp(path));
+  for (std::string line; std::getline(lines, line);) {
+    const nlohmann::json alert = nlohmann::json::parse(line);
+    out.push_back(alert["@timestamp"].get<std::string>() + " " + alert["event"]["action"].get<std::string>() +
+                  " stage=" + alert["foreshock"]["stage"].dump());
+  }
+  return out;
+}
+
+bool WaitFor(const std::function<bool()>& done, std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (done()) return true;
+    std::this_thread::sleep_for(20ms);
+  }
+  return done();
+}
+
+std::string Sample(const std::string& name) { return std::string(testing::kSamplesDir) + "/" + name; }
+
+void Append(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::app);
+  out << text;
+}
+
+TEST(WatchMoreTest, ANewFileStartsAtItsEndByDefault) {
+  TempDir dir;
+  const std::string log = dir.Write("es.json", testing::ReadFile(Sample("formats/ecs.json")));
+  const std::string out = dir.path() + "/out", err = dir.path() + "/err";
+  const pid_t pid = Start({log}, out, err);
+  ASSERT_TRUE(WaitFor([&] { return Slurp(err).find("following") != std::string::npos; }, 10s));
+  std::this_thread::sleep_for(300ms);
+  EXPECT_TRUE(Slurp(out).empty()) << "what was there before is history";
+  Append(log, testing::ReadFile(Sample("formats/ecs.json")));
+  EXPECT_TRUE(WaitFor([&] { return Summaries(out).size() == 2; }, 10s));
+  EXPECT_EQ(Stop(pid), 0);
+}
+
+TEST(WatchMoreTest, PollsWithoutInotifyAndFollowsSymlinks) {
+  TempDir dir;
+  fs::create_directories(dir.path() + "/pods");
+  const std::string target = dir.path() + "/pods/es-data-1.log";
+  const std::string link = dir.path() + "/containers/es-data-1.log";
+  fs::create_directories(dir.path() + "/containers");
+  { std::ofstream touch(target); }
+  fs::create_symlink(target, link);
+  const std::string out = dir.path() + "/out", err = dir.path() + "/err";
+  const pid_t pid = Start({"--no-inotify", "--poll-interval", "50ms", "--from", "beginning",
+                           dir.path() + "/containers/*.log"}, out, err);
+  ASSERT_TRUE(WaitFor([&] { return Slurp(err).find("following") != std::string::npos; }, 10s));
+  Append(target, testing::ReadFile(Sample("formats/cri.log")));
+  EXPECT_TRUE(WaitFor([&] { return Summaries(out).size() == 2; }, 10s)) << Slurp(err);
+  EXPECT_EQ(Stop(pid), 0);
+}
+
+// Half the seed incident, a restart, the other half: the chain goes on where it was and
+// the alerts are exactly those of one uninterrupted run.
+TEST(WatchMoreTest, AChainSpansARestart) {
+  TempDir dir;
+  const std::string all = testing::ReadFile(Sample("seed-incident/order-events-node-2.json"));
+  const size_t middle = all.find('\n', all.find("\"2026-11-29T03:08")) + 1;  // after heap pressure began
+  const std::string log = dir.path() + "/node-2.json";
+  const std::string out = dir.path() + "/out", err = dir.path() + "/err";
+  const std::vector<std::string> args = {"--from", "beginning", "--state-dir", dir.path() + "/state", log};
+  pid_t pid = Start(args, out, err);
+  Append(log, all.substr(0, middle));
+  ASSERT_TRUE(WaitFor([&] { return Summaries(out).size() == 2; }, 15s)) << Slurp(err);
+  ASSERT_EQ(Stop(pid), 0);
+  Append(log, all.substr(middle));
+  pid = Start(args, out, err);
+  ASSERT_TRUE(WaitFor([&] { return Summaries(out).size() == 4; }, 15s)) << Slurp(err);
+  std::this_thread::sleep_for(300ms);
+  EXPECT_EQ(Stop(pid), 0);
+  EXPECT_EQ(Summaries(out), (std::vector<std::string>{"2026-11-29T02:54:11.482Z firing stage=1",
+                                                      "2026-11-29T03:04:18.201Z escalated stage=2",
+                                                      "2026-11-29T03:13:02.117Z escalated stage=3",
+                                                      "2026-11-29T04:06:22.735Z resolved stage=3"}));
+}
+
+}  // namespace
+}  // namespace foreshock
