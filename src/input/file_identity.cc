@@ -32,6 +32,13 @@ std::optional<FileIdentity> FileIdentity::Of(int fd) {
   return identity;
 }
 
+bool FileIdentity::SameContent(int fd) const {
+  if (head_bytes == 0) return false;
+  char head[kHeadBytes];
+  const ssize_t got = ::pread(fd, head, head_bytes, 0);
+  return got == static_cast<ssize_t>(head_bytes) && Fnv1a(head, head_bytes) == head_hash;
+}
+
 bool FileIdentity::Matches(int fd) const {
   struct stat info {};
   if (::fstat(fd, &info) != 0 || info.st_dev != device || info.st_ino != inode) return false;

@@ -26,6 +26,9 @@ struct FileIdentity {
   // True when the open file `fd` is this file: same device and inode, and its first
   // head_bytes bytes hash the same (a file only ever grows after its head).
   bool Matches(int fd) const;
+  // True when the open file `fd` starts with the same bytes, whatever its inode: a copy
+  // (logrotate's copytruncate copies the file, then truncates the original).
+  bool SameContent(int fd) const;
 };
 
 }  // namespace foreshock

@@ -97,6 +97,16 @@ bool TailSource::OpenPath(bool from_start) {
         }
         ::close(old);
       }
+      // Copytruncate while stopped: the copy starts like the file we were reading.
+      if (auto copy = CopyOf(resume_->identity, resume_->offset)) {
+        spdlog::info("{}: truncated while stopped; finishing its copy {} first", path_, copy->path);
+        queued_.push_back(*copy);
+        ::close(fd_);
+        fd_ = -1;
+        resume_.reset();
+        if (OpenQueued()) return true;
+        return OpenPath(/*from_start=*/true);
+      }
       ++stats_.lost;
       spdlog::warn("{}: rotated while stopped and the old file is gone; lines written to it after "
                    "offset {} are lost",
@@ -126,7 +136,7 @@ void TailSource::QueueMissedGenerations(int previous) {
     if (info.st_ino == last.st_ino && info.st_dev == last.st_dev) continue;
     const std::pair<uint64_t, uint64_t> id(info.st_dev, info.st_ino);
     if (std::find(finished_.begin(), finished_.end(), id) != finished_.end()) continue;
-    if (std::find_if(queued_.begin(), queued_.end(), [&](const std::string& q) { return q == candidate; }) !=
+    if (std::find_if(queued_.begin(), queued_.end(), [&](const Queued& q) { return q.path == candidate; }) !=
         queued_.end()) {
       continue;
     }
@@ -138,14 +148,27 @@ void TailSource::QueueMissedGenerations(int previous) {
     return a.written.tv_sec != b.written.tv_sec ? a.written.tv_sec < b.written.tv_sec
                                                 : a.written.tv_nsec < b.written.tv_nsec;
   });
-  for (const Candidate& candidate : later) queued_.push_back(candidate.path);
+  for (const Candidate& candidate : later) queued_.push_back({candidate.path, 0});
+}
+
+std::optional<TailSource::Queued> TailSource::CopyOf(const FileIdentity& identity, uint64_t offset) const {
+  for (const std::string& candidate : Siblings()) {
+    const int fd = OpenReadOnly(candidate);
+    if (fd < 0) continue;
+    struct stat info {};
+    const bool copy = identity.SameContent(fd) && ::fstat(fd, &info) == 0 &&
+                      static_cast<uint64_t>(info.st_size) > offset;
+    ::close(fd);
+    if (copy) return Queued{candidate, offset};
+  }
+  return std::nullopt;
 }
 
 bool TailSource::OpenQueued() {
   while (!queued_.empty()) {
-    const std::string next = queued_.front();
+    const Queued next = queued_.front();
     queued_.erase(queued_.begin());
-    const int fd = OpenReadOnly(next);
+    const int fd = OpenReadOnly(next.path);
     if (fd < 0) continue;
     struct stat at_path {};
     struct stat candidate {};
@@ -155,10 +178,10 @@ bool TailSource::OpenQueued() {
       ::close(fd);
       continue;
     }
-    spdlog::info("{}: reading the rotated generation {} first", path_, next);
+    spdlog::info("{}: reading the rotated generation {} first", path_, next.path);
     fd_ = fd;
     draining_previous_ = true;
-    StartGeneration(0);
+    StartGeneration(next.from);
     return true;
   }
   return false;
@@ -211,6 +234,14 @@ Source::ReadState TailSource::CheckRotation(std::string* out) {
   if (static_cast<uint64_t>(ours.st_size) < offset_) {
     ++stats_.truncations;
     spdlog::info("{}: truncated (copytruncate rotation); reading again from the start", path_);
+    // Lines appended after our last read and before the copy are only in the copy.
+    if (auto copy = CopyOf(generations_.back().identity, offset_)) {
+      queued_.push_back(*copy);
+      ::close(fd_);
+      fd_ = -1;
+      if (OpenQueued()) return ReadState::kRotated;
+      return OpenPath(/*from_start=*/true) ? ReadState::kRotated : ReadState::kIdle;
+    }
     StartGeneration(0);
     return ReadState::kRotated;
   }

@@ -56,6 +56,10 @@ class TailSource final : public Source {
   bool is_open() const { return fd_ >= 0; }
 
  private:
+  struct Queued {
+    std::string path;
+    uint64_t from = 0;  // a copy is read from where we were in the original
+  };
   struct Generation {
     FileIdentity identity;
     uint64_t stream_start = 0;  // stream offset of this file's first byte we returned
@@ -71,6 +75,9 @@ class TailSource final : public Source {
   bool OpenQueued();
   // Closes the current file, remembering it as read to its end.
   void FinishCurrent();
+  // After a copytruncate: the copy of the file we were reading, if it holds more than we
+  // read, to be read from our offset. Empty when there is none.
+  std::optional<Queued> CopyOf(const FileIdentity& identity, uint64_t offset) const;
   void StartGeneration(uint64_t file_offset);
   // Reads what is there; 0 at end of file, -1 on error.
   ssize_t ReadSome(std::string* out);
@@ -83,7 +90,7 @@ class TailSource final : public Source {
   std::optional<FilePosition> resume_;
   int fd_ = -1;
   bool draining_previous_ = false;  // reading a rotated-away generation, not the path
-  std::vector<std::string> queued_;  // rotated generations still to read, oldest first
+  std::vector<Queued> queued_;  // rotated generations still to read, oldest first
   std::vector<std::pair<uint64_t, uint64_t>> finished_;  // generations read to their end
   uint64_t offset_ = 0;             // file offset of the next byte to read
   uint64_t stream_ = 0;             // bytes returned so far
