@@ -57,31 +57,12 @@ void Append(const std::string& path, const std::string& text) {
   out << text;
 }
 
-// Starts `foreshock watch` with stdout appended to `out_path`; returns its pid.
-pid_t StartWatch(const std::vector<std::string>& args, const std::string& out_path, const std::string& err_path) {
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    FILE* out = std::freopen(out_path.c_str(), "a", stdout);
-    FILE* err = std::freopen(err_path.c_str(), "a", stderr);
-    (void)out;
-    (void)err;
-    std::vector<std::string> argv = {testing::kForeshockBinary, "watch"};
-    argv.insert(argv.end(), args.begin(), args.end());
-    std::vector<char*> raw;
-    for (std::string& arg : argv) raw.push_back(arg.data());
-    raw.push_back(nullptr);
-    ::execv(raw[0], raw.data());
-    ::_exit(127);
-  }
-  return pid;
+pid_t StartWatch(std::vector<std::string> args, const std::string& out_path, const std::string& err_path) {
+  args.insert(args.begin(), "watch");
+  return testing::StartForeshock(args, out_path, err_path);
 }
 
-int Stop(pid_t pid, int signal) {
-  ::kill(pid, signal);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
+int Stop(pid_t pid, int signal) { return testing::StopProcess(pid, signal); }
 
 // Alert counts per precursor number in a JSON-lines file.
 std::map<int, int> AlertsPerPrecursor(const std::string& path) {
@@ -95,14 +76,7 @@ std::map<int, int> AlertsPerPrecursor(const std::string& path) {
   return counts;
 }
 
-bool WaitFor(const std::function<bool()>& done, std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (done()) return true;
-    std::this_thread::sleep_for(20ms);
-  }
-  return done();
-}
+using testing::WaitFor;
 
 class WatchTest : public ::testing::Test {
  protected:

@@ -24,34 +24,13 @@ using namespace std::chrono_literals;
 using testing::TempDir;
 
 pid_t Start(std::vector<std::string> args, const std::string& out, const std::string& err) {
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    (void)std::freopen(out.c_str(), "a", stdout);
-    (void)std::freopen(err.c_str(), "a", stderr);
-    args.insert(args.begin(), {testing::kForeshockBinary, "watch"});
-    std::vector<char*> raw;
-    for (std::string& arg : args) raw.push_back(arg.data());
-    raw.push_back(nullptr);
-    ::execv(raw[0], raw.data());
-    ::_exit(127);
-  }
-  return pid;
+  args.insert(args.begin(), "watch");
+  return testing::StartForeshock(args, out, err);
 }
 
-int Stop(pid_t pid) {
-  ::kill(pid, SIGTERM);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
+int Stop(pid_t pid) { return testing::StopProcess(pid, SIGTERM); }
 
-// The file's contents, or "" while it does not exist yet (polled while the child starts).
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+std::string Slurp(const std::string& path) { return testing::ReadFileIfExists(path); }
 
 std::vector<std::string> Summaries(const std::string& path) {
   std::vector<std::string> out;
@@ -64,14 +43,7 @@ std::vector<std::string> Summaries(const std::string& path) {
   return out;
 }
 
-bool WaitFor(const std::function<bool()>& done, std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (done()) return true;
-    std::this_thread::sleep_for(20ms);
-  }
-  return done();
-}
+using testing::WaitFor;
 
 std::string Sample(const std::string& name) { return std::string(testing::kSamplesDir) + "/" + name; }
 
@@ -108,6 +80,22 @@ TEST(WatchMoreTest, PollsWithoutInotifyAndFollowsSymlinks) {
   Append(target, testing::ReadFile(Sample("formats/cri.log")));
   EXPECT_TRUE(WaitFor([&] { return Summaries(out).size() == 2; }, 10s)) << Slurp(err);
   EXPECT_EQ(Stop(pid), 0);
+}
+
+TEST(WatchMoreTest, RolledArchivesAreIgnoredUnlessAskedFor) {
+  TempDir dir;
+  dir.Write("es.json", "");
+  dir.Write("es-2026-11-28-1.json.gz", "\x1f\x8b not really gzip");
+  for (const bool include : {false, true}) {
+    const std::string err = dir.path() + (include ? "/err-include" : "/err");
+    std::vector<std::string> args = {dir.path() + "/es*"};
+    if (include) args.insert(args.begin(), "--include-compressed");
+    const pid_t pid = Start(args, dir.path() + "/out", err);
+    ASSERT_TRUE(WaitFor([&] { return Slurp(err).find("following") != std::string::npos; }, 10s));
+    std::this_thread::sleep_for(200ms);
+    EXPECT_EQ(Stop(pid), 0);
+    EXPECT_EQ(Slurp(err).find(".json.gz") != std::string::npos, include) << Slurp(err);
+  }
 }
 
 // Half the seed incident, a restart, the other half: the chain goes on where it was and

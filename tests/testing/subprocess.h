@@ -4,6 +4,7 @@
 // stderr without deadlocking on full pipes. End-to-end tests use it on the built binary.
 
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,5 +54,18 @@ class ChildProcess {
   int stdout_fd_ = -1;
   std::string buffered_;
 };
+
+}  // namespace foreshock::testing
+
+namespace foreshock::testing {
+
+// Starts the built foreshock with `args` in the background, its stdout and stderr appended
+// to the given files. Returns its pid.
+int StartForeshock(const std::vector<std::string>& args, const std::string& out_path,
+                   const std::string& err_path);
+// Sends `signal` and waits; returns the exit status (128 + signal when killed).
+int StopProcess(int pid, int signal);
+// Polls `done` every 20 ms until it holds or `timeout` passes; returns its last value.
+bool WaitFor(const std::function<bool()>& done, std::chrono::milliseconds timeout);
 
 }  // namespace foreshock::testing

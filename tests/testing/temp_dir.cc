@@ -40,3 +40,14 @@ std::string ReadFile(const std::string& path) {
 }
 
 }  // namespace foreshock::testing
+
+namespace foreshock::testing {
+
+std::string ReadFileIfExists(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream contents;
+  contents << in.rdbuf();
+  return contents.str();
+}
+
+}  // namespace foreshock::testing

@@ -27,3 +27,10 @@ class TempDir {
 std::string ReadFile(const std::string& path);
 
 }  // namespace foreshock::testing
+
+namespace foreshock::testing {
+
+// The file's contents, or "" while it does not exist yet (for files a child writes).
+std::string ReadFileIfExists(const std::string& path);
+
+}  // namespace foreshock::testing
