@@ -221,6 +221,23 @@ TEST_F(WatchTest, SighupWithABrokenCatalogKeepsTheOldOne) {
   EXPECT_EQ(Stop(pid, SIGTERM), 0);
 }
 
+TEST_F(WatchTest, SighupLoadsANewCatalogWithoutLosingItsPlace) {
+  const pid_t pid = StartWatch(Args(), out_, err_);
+  Append(log_, Line(0, true));
+  ASSERT_TRUE(WaitFor([&] { return AlertsPerPrecursor(out_).size() == 1; }, 10s));
+  std::string renamed = kCatalog;
+  renamed.replace(renamed.find("PRECURSOR-"), 10, "HARBINGER-");
+  { std::ofstream rewrite(catalog_, std::ios::trunc); rewrite << renamed; }
+  ::kill(pid, SIGHUP);
+  ASSERT_TRUE(WaitFor([&] { return testing::ReadFileIfExists(err_).find("catalog reloaded") != std::string::npos; }, 10s));
+  std::string harbinger = Line(1, true);
+  harbinger.replace(harbinger.find("PRECURSOR-"), 10, "HARBINGER-");
+  Append(log_, harbinger + Line(2, true));
+  ExpectAll(2);  // the new pattern alerts; the old one no longer does
+  EXPECT_FALSE(AlertsPerPrecursor(out_).contains(2));
+  EXPECT_EQ(Stop(pid, SIGTERM), 0);
+}
+
 TEST_F(WatchTest, AFileThatCannotBeReadIsReportedAndTheRestIsWatched) {
   const std::string unreadable = dir_.path() + "/not-a-file.json";
   fs::create_directory(unreadable);
