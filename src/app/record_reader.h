@@ -67,7 +67,6 @@ class RecordReader {
   // Stream offset up to which every record has been handed out (or passed over): the
   // source's bytes before it never need reading again.
   uint64_t processed_offset() const { return processed_offset_; }
-  const Source& source() const { return *source_; }
   bool live() const { return source_->live(); }
   const InputStats& stats() const { return stats_; }
 

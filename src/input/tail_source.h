@@ -53,7 +53,6 @@ class TailSource final : public Source {
   // The file and offset that byte `stream_offset` of what Read() returned belongs to.
   std::optional<FilePosition> PositionAt(uint64_t stream_offset) const;
   const TailStats& stats() const { return stats_; }
-  bool is_open() const { return fd_ >= 0; }
 
  private:
   struct Queued {

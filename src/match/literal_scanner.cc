@@ -76,13 +76,4 @@ void LiteralScanner::Scan(std::string_view text, std::vector<int>* found) const 
   }
 }
 
-bool LiteralScanner::Any(std::string_view text) const {
-  int state = 0;
-  for (char c : text) {
-    state = Next(state, static_cast<unsigned char>(c));
-    if (!outputs_[static_cast<size_t>(state)].empty()) return true;
-  }
-  return false;
-}
-
 }  // namespace foreshock

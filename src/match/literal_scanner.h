@@ -22,11 +22,6 @@ class LiteralScanner {
   // first seen.
   void Scan(std::string_view text, std::vector<int>* found) const;
 
-  // True when at least one literal occurs in `text` (stops at the first).
-  bool Any(std::string_view text) const;
-
-  size_t state_count() const { return outputs_.size(); }
-
  private:
   int Next(int state, unsigned char byte) const {
     return transitions_[static_cast<size_t>(state) * class_count_ + byte_class_[byte]];
