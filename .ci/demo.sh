@@ -6,8 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash .ci/setup-deps.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DFORESHOCK_BUILD_TESTS=OFF >/dev/null
-cmake --build build -j"$(nproc)" --target foreshock >/dev/null
+# A build directory of its own: the test command's (build/) is configured with -Werror.
+cmake -S . -B build-demo -DCMAKE_BUILD_TYPE=Release -DFORESHOCK_BUILD_TESTS=OFF >/dev/null
+cmake --build build-demo -j"$(nproc)" --target foreshock >/dev/null
 
 echo "== foreshock scan samples/seed-incident/*.json" >&2
-./build/foreshock scan samples/seed-incident/*.json
+./build-demo/foreshock scan samples/seed-incident/*.json

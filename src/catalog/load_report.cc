@@ -3,10 +3,16 @@
 namespace foreshock {
 
 std::string Diagnostic::ToString() const {
+  // Appended piece by piece: GCC 12 at -O3 warns (-Wrestrict, a false positive) about
+  // `":" + std::to_string(n)`.
   std::string out = where.file;
   if (where.line > 0) {
-    out += ":" + std::to_string(where.line);
-    if (where.column > 0) out += ":" + std::to_string(where.column);
+    out.push_back(':');
+    out.append(std::to_string(where.line));
+    if (where.column > 0) {
+      out.push_back(':');
+      out.append(std::to_string(where.column));
+    }
   }
   out += kind == Kind::kError ? ": error: " : ": note: ";
   out += message;
