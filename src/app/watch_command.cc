@@ -141,14 +141,17 @@ int RunWatch(const Args& args) {
   Pipeline pipeline(*loaded->catalog, *loaded->matcher, correlator_options, std::move(sinks));
   if (!saved.correlation.is_null()) pipeline.RestoreCorrelation(saved.correlation);
 
+  // Returns whether the state was saved: it is not while a record waits for its
+  // continuation lines (the saved offset must not split a record).
   auto checkpoint_now = [&](bool durable) {
-    if (state_dir.empty() || !pipeline.quiescent()) return;
+    if (state_dir.empty() || !pipeline.quiescent()) return false;
     Status status = SaveState(state_dir, SavedState{follower.Positions(), pipeline.SaveCorrelation()}, durable);
     if (!status.ok()) {
       spdlog::error("cannot save state: {}", status.message());
-      return;
+      return false;
     }
     if (journal != nullptr) journal->Truncate();  // the state now knows every alert sent
+    return true;
   };
   auto next_checkpoint = std::chrono::steady_clock::now() + *checkpoint;
   // Positions are saved soon after anything moves (without fsync), so that a file rotated
@@ -156,6 +159,7 @@ int RunWatch(const Args& args) {
   constexpr auto kSoonAfterData = std::chrono::milliseconds(100);
   auto next_light_checkpoint = std::chrono::steady_clock::now();
   size_t files_seen = 0;
+  bool unsaved = false;  // data read or files found since the last saved state
   while (!g_stop) {
     if (g_reload.exchange(false)) {
       auto reloaded = LoadAll(common);
@@ -178,15 +182,19 @@ int RunWatch(const Args& args) {
     if (pipeline.summary().output_closed) break;
     const bool new_files = follower.file_count() != files_seen;
     files_seen = follower.file_count();
-    if (new_files || (got_data && std::chrono::steady_clock::now() >= next_light_checkpoint)) {
-      checkpoint_now(/*durable=*/false);
+    unsaved = unsaved || got_data || new_files;
+    // Retried until it succeeds: the last record of a burst is only finished once the stream
+    // has been idle, and its position must not wait for the durable interval.
+    if (unsaved && (new_files || std::chrono::steady_clock::now() >= next_light_checkpoint)) {
+      unsaved = !checkpoint_now(/*durable=*/false);
       next_light_checkpoint = std::chrono::steady_clock::now() + kSoonAfterData;
     }
     if (std::chrono::steady_clock::now() >= next_checkpoint) {
-      checkpoint_now(/*durable=*/true);
+      if (checkpoint_now(/*durable=*/true)) unsaved = false;
       next_checkpoint = std::chrono::steady_clock::now() + *checkpoint;
     }
-    if (!got_data) follower.Wait(pipeline.quiescent() ? *poll : Duration(std::chrono::milliseconds(10)));
+    const bool settled = pipeline.quiescent() && !unsaved;
+    if (!got_data) follower.Wait(settled ? *poll : Duration(std::chrono::milliseconds(10)));
   }
   // Lines in hand are done; a record still waiting for its continuation lines is read again
   // next time (the saved offset is before it).

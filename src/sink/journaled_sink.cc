@@ -36,14 +36,13 @@ Status JournaledSink::Emit(const Alert& alert) {
     ++suppressed_;  // delivered before a restart
     return Status();
   }
+  // Everything is prepared before the delivery so that only the journal's write(2) follows
+  // it: a SIGKILL can repeat an alert only if it lands between those two system calls.
+  const std::string line = key + "\n";
   FORESHOCK_RETURN_IF_ERROR(inner_->Emit(alert));
+  const bool journaled = fd_ >= 0 && ::write(fd_, line.data(), line.size()) == static_cast<ssize_t>(line.size());
+  if (fd_ >= 0 && !journaled) spdlog::warn("cannot write {}: a restart may repeat this alert", journal_path_);
   sent_.insert(key);
-  if (fd_ >= 0) {
-    const std::string line = key + "\n";
-    if (::write(fd_, line.data(), line.size()) != static_cast<ssize_t>(line.size())) {
-      spdlog::warn("cannot write {}: a restart may repeat this alert", journal_path_);
-    }
-  }
   return Status();
 }
 
