@@ -188,6 +188,10 @@ bool TailSource::OpenQueued() {
 }
 
 ssize_t TailSource::ReadSome(std::string* out) {
+  // Copytruncate followed by a quick refill leaves the file longer than our offset: only its
+  // head tells that it was rewritten. Checked before each read (one fstat and a pread of at
+  // most 256 bytes per 256 KiB chunk), so that no byte of the new content is read out of place.
+  if (offset_ > 0 && !generations_.back().identity.Matches(fd_)) return 0;
   const size_t old_size = out->size();
   out->resize(old_size + kChunkBytes);
   ssize_t got = 0;
@@ -231,7 +235,7 @@ Source::ReadState TailSource::CheckRotation(std::string* out) {
     if (OpenQueued()) return ReadState::kRotated;
     return OpenPath(/*from_start=*/true) ? ReadState::kRotated : ReadState::kIdle;
   }
-  if (static_cast<uint64_t>(ours.st_size) < offset_) {
+  if (static_cast<uint64_t>(ours.st_size) < offset_ || !generations_.back().identity.Matches(fd_)) {
     ++stats_.truncations;
     spdlog::info("{}: truncated (copytruncate rotation); reading again from the start", path_);
     // Lines appended after our last read and before the copy are only in the copy.

@@ -151,6 +151,22 @@ TEST_F(WatchTest, ARestartReadsWhatWasWrittenMeanwhileAndRepeatsNothing) {
   EXPECT_EQ(Stop(pid, SIGTERM), 0);
 }
 
+TEST_F(WatchTest, CopytruncateRefilledPastTheOldOffsetIsReadFromItsStart) {
+  const pid_t pid = StartWatch(Args(), out_, err_);
+  int n = 0;
+  for (; n < 3; ++n) Append(log_, Line(n, true));
+  ASSERT_TRUE(WaitFor([&] { return AlertsPerPrecursor(out_).size() == 3; }, 10s)) << testing::ReadFile(err_);
+  // Frozen, the watcher cannot see the file shrink: when it wakes up, the file is already
+  // longer than its offset and only the file's first bytes tell that it was rewritten.
+  ::kill(pid, SIGSTOP);
+  fs::copy_file(log_, log_ + ".1");
+  { std::ofstream truncate(log_, std::ios::trunc); }
+  for (; n < 12; ++n) Append(log_, Line(n, true));
+  ::kill(pid, SIGCONT);
+  ExpectAll(12);
+  EXPECT_EQ(Stop(pid, SIGTERM), 0);
+}
+
 // SIGKILL at random moments while a writer appends and rotates (rename, or copytruncate):
 // over many rounds every precursor line alerts exactly once. (Delete + recreate is tested
 // with a live watcher: a deleted file that nobody holds open is gone for any reader.)
