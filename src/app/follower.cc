@@ -148,6 +148,7 @@ TailStats Follower::tail_stats() const {
     total.rotations += file.source->stats().rotations;
     total.truncations += file.source->stats().truncations;
     total.lost += file.source->stats().lost;
+    total.generations += file.source->stats().generations;
   }
   return total;
 }

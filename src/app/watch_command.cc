@@ -1,7 +1,7 @@
 // `foreshock watch PATH|GLOB...`: the sidecar. Follows Elasticsearch's log files through
 // rotation, restarts and bursts, and prints alerts as they happen. With --state-dir it
 // resumes exactly where it stopped: file positions and correlation state are checkpointed
-// as soon as a file is opened, at most every 100 ms while lines flow, durably (fsync) every
+// as soon as a file is found or opened, at most every 100 ms while lines flow, durably (fsync) every
 // --checkpoint-interval and at shutdown; alerts sent since the last checkpoint are journaled
 // so that re-reading those lines after a crash sends none of them twice.
 
@@ -159,6 +159,7 @@ int RunWatch(const Args& args) {
   constexpr auto kSoonAfterData = std::chrono::milliseconds(100);
   auto next_light_checkpoint = std::chrono::steady_clock::now();
   size_t files_seen = 0;
+  uint64_t generations_seen = 0;
   bool unsaved = false;  // data read or files found since the last saved state
   while (!g_stop) {
     if (g_reload.exchange(false)) {
@@ -180,8 +181,12 @@ int RunWatch(const Args& args) {
       return kExitError;
     }
     if (pipeline.summary().output_closed) break;
-    const bool new_files = follower.file_count() != files_seen;
+    // A file found or opened (first time, or a rotation) is saved at once: a file that
+    // rotates away while we are down can only be found again by the identity we saved.
+    const uint64_t generations = follower.tail_stats().generations;
+    const bool new_files = follower.file_count() != files_seen || generations != generations_seen;
     files_seen = follower.file_count();
+    generations_seen = generations;
     unsaved = unsaved || got_data || new_files;
     // Retried until it succeeds: the last record of a burst is only finished once the stream
     // has been idle, and its position must not wait for the durable interval.

@@ -56,6 +56,7 @@ TailSource::~TailSource() {
 }
 
 void TailSource::StartGeneration(uint64_t file_offset) {
+  ++stats_.generations;
   offset_ = file_offset;
   Generation generation;
   generation.identity = FileIdentity::Of(fd_).value_or(FileIdentity{});

@@ -36,6 +36,7 @@ struct TailStats {
   uint64_t rotations = 0;   // moved on to a new file at the path
   uint64_t truncations = 0; // the file shrank below what was read (copytruncate)
   uint64_t lost = 0;        // a rotated file that could not be found to finish
+  uint64_t generations = 0; // files (or truncated restarts of one) begun: each is worth saving at once
 };
 
 class TailSource final : public Source {

@@ -167,6 +167,23 @@ TEST_F(WatchTest, CopytruncateRefilledPastTheOldOffsetIsReadFromItsStart) {
   EXPECT_EQ(Stop(pid, SIGTERM), 0);
 }
 
+TEST_F(WatchTest, AFileIsSavedAsSoonAsItIsOpenedSoItsRotationWhileDownIsFollowed) {
+  // No data and no durable checkpoint for an hour: only opening the file can save it.
+  pid_t pid = StartWatch(Args({"--checkpoint-interval", "1h"}), out_, err_);
+  ASSERT_TRUE(WaitFor([&] { return testing::ReadFileIfExists(err_).find("following") != std::string::npos; }, 10s));
+  { std::ofstream create(log_); }  // ES starts a new, empty log file
+  const std::string state = dir_.path() + "/state/state.json";
+  ASSERT_TRUE(WaitFor([&] { return testing::ReadFileIfExists(state).find("es.json") != std::string::npos; }, 10s))
+      << testing::ReadFile(err_);
+  Stop(pid, SIGKILL);
+  for (int n = 0; n < 3; ++n) Append(log_, Line(n, true));  // written and rotated while down
+  fs::rename(log_, log_ + ".1");
+  Append(log_, Line(3, true));
+  pid = StartWatch(Args(), out_, err_);
+  ExpectAll(4);
+  EXPECT_EQ(Stop(pid, SIGTERM), 0);
+}
+
 // SIGKILL at random moments while a writer appends and rotates (rename, or copytruncate):
 // over many rounds every precursor line alerts exactly once. (Delete + recreate is tested
 // with a live watcher: a deleted file that nobody holds open is gone for any reader.)
@@ -179,6 +196,10 @@ TEST_F(WatchTest, SurvivesSigkillAtRandomMomentsWithoutLosingOrRepeating) {
     const pid_t pid = StartWatch(Args(), out_, err_);
     Append(log_, Line(n++, true));
     ASSERT_TRUE(WaitFor([&] { return AlertsPerPrecursor(out_).size() == 1; }, 10s));
+    // Met means saved: the file's identity is in the state, taken as soon as it was opened.
+    ASSERT_TRUE(WaitFor([&] {
+      return testing::ReadFileIfExists(dir_.path() + "/state/state.json").find("head_hash") != std::string::npos;
+    }, 10s));
     Stop(pid, SIGKILL);
   }
   for (int round = 0; round < 12; ++round) {
