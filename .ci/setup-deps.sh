@@ -8,10 +8,11 @@ set -euo pipefail
 build_packages=(
   build-essential cmake pkg-config
   libre2-dev libboost-program-options-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
-  libyaml-cpp-dev zlib1g-dev tzdata
+  libyaml-cpp-dev zlib1g-dev tzdata libcurl4-openssl-dev prometheus-cpp-dev ca-certificates
 )
 test_packages=(
   libgtest-dev libgmock-dev python3
+  prometheus  # promtool checks the metrics exposition
 )
 
 wanted=("${build_packages[@]}")

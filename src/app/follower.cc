@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <thread>
 
+#include "app/telemetry.h"
+
 namespace foreshock::app {
 namespace {
 
@@ -140,6 +142,15 @@ std::map<std::string, FilePosition> Follower::Positions() const {
     if (auto position = file.source->PositionAt(file.reader->processed_offset())) positions[path] = *position;
   }
   return positions;
+}
+
+void Follower::AddCounters(TelemetrySnapshot* snapshot) const {
+  for (const auto& [path, file] : files_) AddInputCounters(path, file.reader->stats(), snapshot);
+  const TailStats tails = tail_stats();
+  snapshot->files_followed = files_.size();
+  snapshot->rotations = tails.rotations;
+  snapshot->truncations = tails.truncations;
+  snapshot->rotations_lost = tails.lost;
 }
 
 TailStats Follower::tail_stats() const {

@@ -16,6 +16,7 @@
 #include "app/pipeline.h"
 #include "app/record_reader.h"
 #include "input/tail_source.h"
+#include "metrics/snapshot.h"
 
 namespace foreshock::app {
 
@@ -47,6 +48,8 @@ class Follower {
   std::map<std::string, FilePosition> Positions() const;
   size_t file_count() const { return files_.size(); }
   TailStats tail_stats() const;
+  // Adds each file's input counters, the files followed and the rotation counters.
+  void AddCounters(TelemetrySnapshot* snapshot) const;
 
  private:
   struct File {

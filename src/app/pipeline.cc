@@ -12,7 +12,8 @@ constexpr auto kMaxHold = std::chrono::milliseconds(30);
 
 Pipeline::Pipeline(const Catalog& catalog, const Matcher& matcher,
                    const CorrelatorOptions& options, std::vector<std::unique_ptr<Sink>> sinks)
-    : matcher_(&matcher),
+    : catalog_(&catalog),
+      matcher_(&matcher),
       correlator_(std::make_unique<Correlator>(catalog, options)),
       sinks_(std::move(sinks)),
       reorder_(options.allowed_lateness, kMaxHold),
@@ -74,6 +75,7 @@ Status Pipeline::Process(const LogRecord& record, bool live) {
   hits_.clear();
   matcher_->Match(record, &hits_);
   summary_.hits += hits_.size();
+  for (const PatternHit& hit : hits_) ++pattern_hits_[catalog_->patterns()[hit.pattern].id];
   if (correlator_->wants_activity()) correlator_->NoteActivity(record, &alerts_);
   reorder_.Observe(record.time);
   if (!hits_.empty() && !reorder_.Hold(record, hits_)) {
@@ -81,7 +83,22 @@ Status Pipeline::Process(const LogRecord& record, bool live) {
     correlator_->Observe(record, hits_, &alerts_);
   }
   FORESHOCK_RETURN_IF_ERROR(Emit(&alerts_));
+  if (tick_ && ++records_since_tick_check_ >= 1024) FORESHOCK_RETURN_IF_ERROR(MaybeTick());
   return Release(live, /*end=*/false);
+}
+
+void Pipeline::SetTick(std::chrono::steady_clock::duration period, std::function<Status()> tick) {
+  tick_period_ = period;
+  tick_ = std::move(tick);
+  next_tick_ = std::chrono::steady_clock::now() + period;
+}
+
+Status Pipeline::MaybeTick() {
+  records_since_tick_check_ = 0;
+  const auto now = std::chrono::steady_clock::now();
+  if (!tick_ || now < next_tick_) return Status();
+  next_tick_ = now + tick_period_;
+  return tick_();
 }
 
 void Pipeline::SetLiveInputs(int count) {
@@ -95,6 +112,7 @@ Status Pipeline::ReplaceCatalog(const Catalog& catalog, const Matcher& matcher) 
   const nlohmann::json state = correlator_->SaveState();
   correlator_ = std::make_unique<Correlator>(catalog, options_);
   correlator_->RestoreState(state);
+  catalog_ = &catalog;
   matcher_ = &matcher;
   return Status();
 }
@@ -116,6 +134,7 @@ Status Pipeline::Release(bool live, bool end) {
 }
 
 Status Pipeline::OnIdle() {
+  FORESHOCK_RETURN_IF_ERROR(MaybeTick());
   if (watermark_ == TimePoint{}) return Status();
   FORESHOCK_RETURN_IF_ERROR(Release(/*live=*/true, /*end=*/false));
   if (!reorder_.empty()) return Status();
@@ -128,6 +147,7 @@ Status Pipeline::OnIdle() {
 Status Pipeline::Emit(std::vector<Alert>* alerts) {
   for (const Alert& alert : *alerts) {
     ++summary_.alerts;
+    ++alert_counts_[{alert.rule->id, std::string(SeverityName(alert.severity)), std::string(ActionName(alert.action))}];
     if (alert.action != Alert::Action::kResolved) {
       summary_.any_alert = true;
       summary_.highest = std::max(summary_.highest, alert.severity);

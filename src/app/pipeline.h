@@ -7,7 +7,10 @@
 // Single-threaded: the thread calling Run() does all the work.
 
 #include <chrono>
+#include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <tuple>
 #include <memory>
 #include <vector>
 
@@ -58,14 +61,30 @@ class Pipeline {
   // `catalog` and `matcher` must outlive *this.
   Status ReplaceCatalog(const Catalog& catalog, const Matcher& matcher);
 
+  // Alerts foreshock raises about itself (a failing destination, lost data): they go to the
+  // same outputs as the catalog's.
+  Status EmitOwn(std::vector<Alert>* alerts) { return Emit(alerts); }
+  // Calls `tick` about every `period` of wall-clock time, from Process() and OnIdle(), for
+  // work that must go on while Run() has the thread (metrics, self-monitoring).
+  void SetTick(std::chrono::steady_clock::duration period, std::function<Status()> tick);
+
   const PipelineSummary& summary() const { return summary_; }
+  // Hits per pattern id, and alerts per (rule id, severity, action), for metrics.
+  const std::map<std::string, uint64_t>& pattern_hits() const { return pattern_hits_; }
+  const std::map<std::tuple<std::string, std::string, std::string>, uint64_t>& alert_counts() const {
+    return alert_counts_;
+  }
+  // The newest event time seen; zero before any record.
+  TimePoint newest_event() const { return watermark_; }
   const CorrelatorStats& correlator_stats() const { return correlator_->stats(); }
 
  private:
   // Applies the hits the reorder buffer lets go, in event-time order.
   Status Release(bool live, bool end);
   Status Emit(std::vector<Alert>* alerts);
+  Status MaybeTick();
 
+  const Catalog* catalog_;
   const Matcher* matcher_;
   std::unique_ptr<Correlator> correlator_;
   std::vector<std::unique_ptr<Sink>> sinks_;
@@ -77,6 +96,12 @@ class Pipeline {
   TimePoint watermark_{};
   std::chrono::steady_clock::time_point watermark_seen_at_{};
   PipelineSummary summary_;
+  std::map<std::string, uint64_t> pattern_hits_;
+  std::map<std::tuple<std::string, std::string, std::string>, uint64_t> alert_counts_;
+  std::chrono::steady_clock::duration tick_period_{};
+  std::function<Status()> tick_;
+  std::chrono::steady_clock::time_point next_tick_{};
+  uint32_t records_since_tick_check_ = 0;
 };
 
 }  // namespace foreshock

@@ -12,7 +12,8 @@
 #include "app/pipeline.h"
 #include "app/verb.h"
 #include "input/fd_source.h"
-#include "sink/json_lines_sink.h"
+#include "app/outputs.h"
+#include "app/telemetry.h"
 
 namespace foreshock::app {
 namespace {
@@ -94,10 +95,15 @@ int RunScan(const Args& args) {
   bool fail_on_alert = false;
   bool explain_format = false;
   std::string lateness = "30s";
+  std::string drain_timeout = "30s";
+  OutputOptions output_options;
   po::options_description options("Options");
   AddCatalogOptions(&options, &common);
   AddInputOptions(&options, &common);
   AddLoggingOption(&options, &common);
+  AddOutputOptions(&options, &output_options);
+  options.add_options()("drain-timeout", po::value(&drain_timeout)->default_value("30s"),
+                        "at the end, how long to wait for alerts still queued for a receiver");
   options.add_options()("fail-on-alert", po::bool_switch(&fail_on_alert),
                         "exit 1 when an alert at warning or above fired")(
       "explain-format", po::bool_switch(&explain_format),
@@ -147,15 +153,32 @@ int RunScan(const Args& args) {
 
   if (explain_format) return ExplainFormats(readers);
 
+  const auto drain = ParseDuration(drain_timeout);
+  if (!drain) return UsageError("--drain-timeout is a duration like 30s");
+  auto outputs = Outputs::Build(output_options, /*state_dir=*/"");
+  if (!outputs.ok()) return UsageError(outputs.status().message());
+  auto telemetry = Telemetry::Start(output_options);
+  if (!telemetry.ok()) return UsageError(telemetry.status().message());
+
   std::vector<std::unique_ptr<Sink>> sinks;
-  sinks.push_back(std::make_unique<JsonLinesSink>(STDOUT_FILENO));
+  sinks.push_back((*outputs)->TakeSink());
   Pipeline pipeline(*catalog, **matcher, correlator_options, std::move(sinks));
+  auto report_telemetry = [&] {
+    TelemetrySnapshot snapshot;
+    for (const auto& reader : readers) AddInputCounters(reader->name(), reader->stats(), &snapshot);
+    AddPipelineCounters(pipeline, &snapshot);
+    (*outputs)->Collect(&snapshot);
+    return (*telemetry)->Report(snapshot, &pipeline);
+  };
+  pipeline.SetTick(std::chrono::seconds(1), report_telemetry);
   Status status = pipeline.Run(readers);
+  if (status.ok()) status = report_telemetry();
   if (!status.ok()) {
     spdlog::error("{}", status.message());
     return kExitError;
   }
   LogSummary(readers, pipeline, **matcher);
+  if ((*outputs)->Drain(*drain) > 0) return kExitError;
   const PipelineSummary& summary = pipeline.summary();
   if (fail_on_alert && summary.any_alert && summary.highest >= Severity::kWarning) return kExitAlert;
   return kExitOk;

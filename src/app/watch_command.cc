@@ -16,10 +16,11 @@
 #include "app/common_options.h"
 #include "app/follower.h"
 #include "app/main.h"
+#include "app/outputs.h"
 #include "app/state_store.h"
+#include "app/telemetry.h"
 #include "app/verb.h"
 #include "sink/journaled_sink.h"
-#include "sink/json_lines_sink.h"
 
 namespace foreshock::app {
 namespace {
@@ -76,10 +77,13 @@ int RunWatch(const Args& args) {
   std::string lateness = "30s";
   bool no_inotify = false;
   bool include_compressed = false;
+  std::string drain_timeout = "5s";
+  OutputOptions output_options;
   po::options_description options("Options");
   AddCatalogOptions(&options, &common);
   AddInputOptions(&options, &common);
   AddLoggingOption(&options, &common);
+  AddOutputOptions(&options, &output_options);
   options.add_options()
       ("from", po::value(&from)->default_value("end"),
        "where to start in a file seen for the first time: end or beginning")
@@ -91,7 +95,9 @@ int RunWatch(const Args& args) {
       ("checkpoint-interval", po::value(&checkpoint_interval)->default_value("1s"),
        "how often to save state durably")
       ("lateness", po::value(&lateness)->default_value("30s"),
-       "how far out of event-time order lines may arrive and still correlate as if in order");
+       "how far out of event-time order lines may arrive and still correlate as if in order")
+      ("drain-timeout", po::value(&drain_timeout)->default_value("5s"),
+       "at shutdown, how long to wait for queued alerts (the rest stay spooled under --state-dir)");
   po::variables_map values;
   if (auto stop = ParseArgs(args, "foreshock watch [OPTIONS] PATH|GLOB...", options, "input", &values)) {
     return *stop;
@@ -102,7 +108,8 @@ int RunWatch(const Args& args) {
   const auto poll = ParseDuration(poll_interval);
   const auto checkpoint = ParseDuration(checkpoint_interval);
   const auto late = ParseDuration(lateness);
-  if (!poll || !checkpoint || !late) return UsageError("durations are written like 250ms, 1s or 2m");
+  const auto drain = ParseDuration(drain_timeout);
+  if (!poll || !checkpoint || !late || !drain) return UsageError("durations are written like 250ms, 1s or 2m");
 
   auto loaded = LoadAll(common);
   if (!loaded) return UsageError("the catalog has errors; run 'foreshock catalog lint'");
@@ -127,14 +134,17 @@ int RunWatch(const Args& args) {
 
   CorrelatorOptions correlator_options;
   correlator_options.allowed_lateness = *late;
+  if (!state_dir.empty()) std::filesystem::create_directories(state_dir);
+  auto outputs = Outputs::Build(output_options, state_dir);
+  if (!outputs.ok()) return UsageError(outputs.status().message());
+  auto telemetry = Telemetry::Start(output_options);
+  if (!telemetry.ok()) return UsageError(telemetry.status().message());
   std::vector<std::unique_ptr<Sink>> sinks;
   JournaledSink* journal = nullptr;
   if (state_dir.empty()) {
-    sinks.push_back(std::make_unique<JsonLinesSink>(STDOUT_FILENO));
+    sinks.push_back((*outputs)->TakeSink());
   } else {
-    std::filesystem::create_directories(state_dir);
-    auto journaled = std::make_unique<JournaledSink>(state_dir + "/sent.journal",
-                                                     std::make_unique<JsonLinesSink>(STDOUT_FILENO));
+    auto journaled = std::make_unique<JournaledSink>(state_dir + "/sent.journal", (*outputs)->TakeSink());
     journal = journaled.get();
     sinks.push_back(std::move(journaled));
   }
@@ -161,8 +171,11 @@ int RunWatch(const Args& args) {
   size_t files_seen = 0;
   uint64_t generations_seen = 0;
   bool unsaved = false;  // data read or files found since the last saved state
+  constexpr auto kReportEvery = std::chrono::seconds(1);
+  auto next_report = std::chrono::steady_clock::now() + kReportEvery;
   while (!g_stop) {
     if (g_reload.exchange(false)) {
+      (*outputs)->ReopenFiles();
       auto reloaded = LoadAll(common);
       if (!reloaded) {
         spdlog::error("SIGHUP: the new catalog has errors; still running the old one");
@@ -179,6 +192,17 @@ int RunWatch(const Args& args) {
     if (!status.ok()) {
       spdlog::error("{}", status.message());
       return kExitError;
+    }
+    if (std::chrono::steady_clock::now() >= next_report) {
+      TelemetrySnapshot snapshot;
+      follower.AddCounters(&snapshot);
+      AddPipelineCounters(pipeline, &snapshot);
+      (*outputs)->Collect(&snapshot);
+      if (Status reported = (*telemetry)->Report(snapshot, &pipeline); !reported.ok()) {
+        spdlog::error("{}", reported.message());
+        return kExitError;
+      }
+      next_report = std::chrono::steady_clock::now() + kReportEvery;
     }
     if (pipeline.summary().output_closed) break;
     // A file found or opened (first time, or a rotation) is saved at once: a file that
@@ -208,6 +232,7 @@ int RunWatch(const Args& args) {
     if (!pipeline.OnIdle().ok()) break;
   }
   checkpoint_now(/*durable=*/true);
+  (*outputs)->Drain(*drain);
   const TailStats tails = follower.tail_stats();
   spdlog::info("stopped: {} records, {} alerts; {} rotations, {} truncations, {} rotated files lost",
                pipeline.summary().records, pipeline.summary().alerts, tails.rotations, tails.truncations,

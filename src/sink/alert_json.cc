@@ -49,4 +49,10 @@ nlohmann::json AlertToJson(const Alert& alert) {
   return out;
 }
 
+std::string AlertToJsonLine(const Alert& alert) {
+  std::string line = AlertToJson(alert).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  line.push_back('\n');
+  return line;
+}
+
 }  // namespace foreshock

@@ -12,4 +12,8 @@ namespace foreshock {
 
 nlohmann::json AlertToJson(const Alert& alert);
 
+// The alert as one line of JSON ending in '\n'. Invalid UTF-8 from a log line is replaced,
+// never allowed to abort the output; control characters are escaped by JSON itself.
+std::string AlertToJsonLine(const Alert& alert);
+
 }  // namespace foreshock

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <thread>
 
+#include "testing/precursor_lines.h"
 #include "testing/subprocess.h"
 #include "testing/temp_dir.h"
 #include "testing/test_paths.h"
@@ -25,32 +26,9 @@ namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 using testing::TempDir;
 
-// One alert per precursor line: PRECURSOR-<n> fires a rule grouped by n that never repeats.
-constexpr const char* kCatalog = R"(patterns:
-  - id: test.precursor
-    title: Test precursor
-    category: node
-    severity: warning
-    regex: 'PRECURSOR-(?P<n>\d+)'
-    examples: {match: ['PRECURSOR-1'], no_match: ['ordinary']}
-rules:
-  - id: test.each
-    name: Each precursor
-    category: node
-    pattern: test.precursor
-    group_by: [n]
-    realert: 1000d
-    resolve_after: 1000d
-    message: 'precursor {n}'
-)";
+constexpr const char* kCatalog = testing::kOneAlertPerPrecursorCatalog;
 
-std::string Line(int n, bool precursor) {
-  char stamp[64];
-  std::snprintf(stamp, sizeof stamp, "2026-11-29T02:%02d:%02d.000Z", (n / 60) % 60, n % 60);
-  return std::string("{\"@timestamp\":\"") + stamp + "\",\"log.level\":\"WARN\",\"message\":\"" +
-         (precursor ? "PRECURSOR-" + std::to_string(n) : "ordinary line " + std::to_string(n)) +
-         "\",\"elasticsearch.node.name\":\"es-1\"}\n";
-}
+std::string Line(int n, bool precursor) { return testing::PrecursorLine(n, precursor); }
 
 void Append(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::app);

@@ -1,0 +1,30 @@
+#pragma once
+
+// ExecDestination runs a command for each alert with the alert's JSON on its stdin: the
+// escape hatch for receivers foreshock does not speak (a pager CLI, a chat script). The
+// command is split on spaces and run directly, never through a shell, so nothing in an
+// alert can be interpreted as shell syntax. Its stdout goes to foreshock's stderr (stdout
+// carries alerts only). Exit status 0 means delivered; anything else, or running longer
+// than the timeout (then it is killed), is retried.
+
+#include <string>
+#include <vector>
+
+#include "deliver/destination.h"
+
+namespace foreshock {
+
+class ExecDestination final : public Destination {
+ public:
+  ExecDestination(std::string command, Duration timeout);
+
+  std::string_view name() const override { return name_; }
+  SendResult Send(const nlohmann::json& alert) override;
+
+ private:
+  std::string name_;
+  std::vector<std::string> argv_;
+  Duration timeout_;
+};
+
+}  // namespace foreshock

@@ -1,0 +1,70 @@
+#pragma once
+
+// Spool is one destination's queue of alerts not yet delivered, oldest first. With a folder
+// (under --state-dir) it is durable: Push() appends the entry to `queue.jsonl` and
+// fdatasyncs before returning, PopFront() records how far delivery got in `delivered`, so
+// pending alerts survive a restart or a crash of foreshock and go out in order afterwards.
+// Without a folder it lives in memory. It is bounded by max_bytes: when full, the oldest
+// non-critical entries are dropped first, then the oldest critical ones, each drop logged
+// as an error and counted. Thread-safe: the reading thread pushes, the delivery worker pops.
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "base/result.h"
+
+namespace foreshock {
+
+class Spool {
+ public:
+  struct Entry {
+    uint64_t id = 0;  // increases with every push; identifies the entry being delivered
+    std::string payload;
+    bool critical = false;
+    uint64_t file_bytes = 0;  // length of its line in queue.jsonl
+  };
+
+  // `folder` empty: in memory only. Otherwise created if needed, and what a previous run
+  // left undelivered is loaded (a line cut by a crash is discarded).
+  static Result<std::unique_ptr<Spool>> Open(const std::string& folder, size_t max_bytes);
+  ~Spool();
+  Spool(const Spool&) = delete;
+  Spool& operator=(const Spool&) = delete;
+
+  Status Push(std::string payload, bool critical);
+  // The oldest entry, if any.
+  bool Front(Entry* entry) const;
+  // Entry `id` was delivered: forgets it (a no-op when it was dropped meanwhile).
+  Status PopFront(uint64_t id);
+
+  size_t depth() const;
+  size_t bytes() const;
+  uint64_t dropped() const;
+  bool durable() const { return !folder_.empty(); }
+
+ private:
+  Spool(std::string folder, size_t max_bytes) : folder_(std::move(folder)), max_bytes_(max_bytes) {}
+  Status Load();
+  // Drops entries until `incoming` more bytes fit; false when the incoming entry itself
+  // must go (it is not critical and only critical ones are left).
+  bool MakeRoom(size_t incoming, bool incoming_critical);
+  // queue.jsonl becomes exactly the pending entries; `delivered` goes back to 0.
+  Status Rewrite();
+  Status SaveDelivered();
+
+  mutable std::mutex mutex_;
+  std::string folder_;
+  size_t max_bytes_;
+  std::deque<Entry> entries_;
+  size_t bytes_ = 0;
+  uint64_t next_id_ = 1;
+  uint64_t dropped_ = 0;
+  int fd_ = -1;            // queue.jsonl, O_APPEND
+  uint64_t delivered_ = 0; // bytes at the start of queue.jsonl already delivered
+  uint64_t file_size_ = 0;
+};
+
+}  // namespace foreshock

@@ -1,0 +1,200 @@
+// End-to-end: a webhook receiver that goes down and comes back, and a foreshock killed with
+// SIGKILL while alerts wait for it. Every alert arrives exactly once, in order.
+
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include <unistd.h>
+
+#include "base/time.h"
+#include "testing/http_receiver.h"
+#include "testing/precursor_lines.h"
+#include "testing/subprocess.h"
+#include "testing/temp_dir.h"
+#include "testing/test_paths.h"
+
+namespace foreshock {
+namespace {
+
+using namespace std::chrono_literals;
+using testing::HttpReceiver;
+using testing::ReadFile;
+using testing::WaitFor;
+
+void AppendPrecursor(const std::string& path, int n) {
+  std::ofstream(path, std::ios::app) << testing::PrecursorLine(n);
+}
+
+// The precursor numbers of the alerts a receiver got, in arrival order.
+std::vector<int> Received(const HttpReceiver& receiver) {
+  std::vector<int> out;
+  for (const auto& request : receiver.requests()) {
+    const auto alert = nlohmann::json::parse(request.body);
+    if (alert["rule"]["id"] == "test.each") out.push_back(std::stoi(alert["foreshock"]["group"]["n"].get<std::string>()));
+  }
+  return out;
+}
+
+std::vector<int> Range(int n) {
+  std::vector<int> out;
+  for (int i = 0; i < n; ++i) out.push_back(i);
+  return out;
+}
+
+class DeliveryRestartTest : public ::testing::Test {
+ protected:
+  DeliveryRestartTest() {
+    catalog_ = dir_.Write("catalog.yaml", testing::kOneAlertPerPrecursorCatalog);
+    log_ = dir_.path() + "/es.json";
+    out_ = dir_.path() + "/out";
+    err_ = dir_.path() + "/err";
+  }
+  pid_t Start() {
+    return testing::StartForeshock({"watch", "--no-builtin-catalog", "--catalog", catalog_, "--from", "beginning",
+                                    "--state-dir", dir_.path() + "/state", "--output", "stdout", "--output",
+                                    "webhook:" + receiver_.url(), "--retry-max", "200ms", "--failing-alert-after",
+                                    "1s", log_},
+                                   out_, err_);
+  }
+
+  testing::TempDir dir_;
+  HttpReceiver receiver_;
+  std::string catalog_, log_, out_, err_;
+};
+
+TEST_F(DeliveryRestartTest, AReceiverDownForAWhileGetsEveryAlertOnceInOrderAndDownTimeIsAnAlert) {
+  receiver_.Stop();
+  const pid_t pid = Start();
+  for (int n = 0; n < 10; ++n) AppendPrecursor(log_, n);
+  // While it is down, foreshock says so on its other outputs.
+  ASSERT_TRUE(WaitFor([&] { return ReadFile(out_).find("foreshock.delivery_failing") != std::string::npos; }, 15s))
+      << ReadFile(err_);
+  receiver_.Start();
+  ASSERT_TRUE(WaitFor([&] { return Received(receiver_).size() >= 10; }, 15s)) << ReadFile(err_);
+  ASSERT_TRUE(WaitFor([&] { return ReadFile(out_).find("delivers again") != std::string::npos; }, 10s));
+  EXPECT_EQ(testing::StopProcess(pid, SIGTERM), 0);
+  std::vector<int> precursors;
+  int self_alerts = 0;
+  for (const auto& request : receiver_.requests()) {
+    const auto alert = nlohmann::json::parse(request.body);
+    if (alert["rule"]["id"] == "test.each") {
+      precursors.push_back(std::stoi(alert["foreshock"]["group"]["n"].get<std::string>()));
+    } else {
+      EXPECT_EQ(alert["rule"]["category"], "foreshock");
+      ++self_alerts;
+    }
+  }
+  EXPECT_EQ(precursors, Range(10)) << "every alert once, in order";
+  EXPECT_GE(self_alerts, 1) << "the failing alert is queued too";
+}
+
+TEST_F(DeliveryRestartTest, KilledWhileAlertsWaitForTheReceiverLosesNone) {
+  receiver_.Stop();
+  pid_t pid = Start();
+  for (int n = 0; n < 6; ++n) AppendPrecursor(log_, n);
+  ASSERT_TRUE(WaitFor([&] { return ReadFile(out_).find("PRECURSOR-5") != std::string::npos; }, 15s)) << ReadFile(err_);
+  testing::StopProcess(pid, SIGKILL);  // six alerts spooled, none delivered
+  for (int n = 6; n < 9; ++n) AppendPrecursor(log_, n);  // written while foreshock is down
+  receiver_.Start();
+  pid = Start();
+  ASSERT_TRUE(WaitFor([&] { return Received(receiver_).size() >= 9; }, 15s)) << ReadFile(err_);
+  std::this_thread::sleep_for(300ms);
+  EXPECT_EQ(testing::StopProcess(pid, SIGTERM), 0);
+  EXPECT_EQ(Received(receiver_), Range(9)) << ReadFile(err_);
+}
+
+TEST_F(DeliveryRestartTest, AFileOutputIsReopenedOnSighupSoLogrotateWorks) {
+  const std::string file = dir_.path() + "/alerts.jsonl";
+  const pid_t pid = testing::StartForeshock({"watch", "--no-builtin-catalog", "--catalog", catalog_, "--from",
+                                             "beginning", "--output", "file:" + file, log_},
+                                            out_, err_);
+  AppendPrecursor(log_, 0);
+  ASSERT_TRUE(WaitFor([&] { return testing::ReadFileIfExists(file).find("PRECURSOR-0") != std::string::npos; }, 10s))
+      << ReadFile(err_);
+  std::filesystem::rename(file, file + ".1");
+  ::kill(pid, SIGHUP);
+  ASSERT_TRUE(WaitFor([&] { return std::filesystem::exists(file); }, 10s)) << ReadFile(err_);
+  AppendPrecursor(log_, 1);
+  ASSERT_TRUE(WaitFor([&] { return testing::ReadFileIfExists(file).find("PRECURSOR-1") != std::string::npos; }, 10s));
+  EXPECT_EQ(testing::StopProcess(pid, SIGTERM), 0);
+  EXPECT_EQ(ReadFile(file + ".1").find("PRECURSOR-1"), std::string::npos);
+  EXPECT_EQ(ReadFile(file).find("PRECURSOR-0"), std::string::npos);
+  EXPECT_EQ(ReadFile(out_), "") << "stdout is not an output unless asked for";
+}
+
+// How often a receiver was told, since request `from`, that the test alert is still firing
+// (endsAt in the future).
+int RequestsWithFiringAlert(const HttpReceiver& receiver, size_t from) {
+  int count = 0;
+  const std::string now = FormatTimestamp(std::chrono::time_point_cast<Duration>(std::chrono::system_clock::now()));
+  const auto requests = receiver.requests();
+  for (size_t i = from; i < requests.size(); ++i) {
+    for (const auto& alert : nlohmann::json::parse(requests[i].body)) {
+      if (alert["labels"]["alertname"] == "test.each" && alert["endsAt"].get<std::string>() > now) ++count;
+    }
+  }
+  return count;
+}
+
+TEST_F(DeliveryRestartTest, AlertmanagerIsRemindedOfFiringAlertsAcrossItsRestartsAndOurs) {
+  auto start = [&] {
+    return testing::StartForeshock({"watch", "--no-builtin-catalog", "--catalog", catalog_, "--from", "beginning",
+                                    "--state-dir", dir_.path() + "/state", "--output",
+                                    "alertmanager:" + receiver_.url(), "--alertmanager-resend", "300ms", log_},
+                                   out_, err_);
+  };
+  pid_t pid = start();
+  AppendPrecursor(log_, 0);
+  ASSERT_TRUE(WaitFor([&] { return RequestsWithFiringAlert(receiver_, 0) >= 3; }, 10s)) << ReadFile(err_);
+  receiver_.Stop();  // Alertmanager restarts and forgets
+  receiver_.Start();
+  size_t seen = receiver_.requests().size();
+  ASSERT_TRUE(WaitFor([&] { return RequestsWithFiringAlert(receiver_, seen) >= 1; }, 10s)) << ReadFile(err_);
+  EXPECT_EQ(testing::StopProcess(pid, SIGTERM), 0);
+  seen = receiver_.requests().size();
+  pid = start();  // foreshock restarts: it still knows what is firing
+  ASSERT_TRUE(WaitFor([&] { return RequestsWithFiringAlert(receiver_, seen) >= 1; }, 10s)) << ReadFile(err_);
+  EXPECT_EQ(testing::StopProcess(pid, SIGTERM), 0);
+}
+
+TEST_F(DeliveryRestartTest, MetricsAreServedInThePrometheusFormat) {
+  int port = 0;
+  {
+    HttpReceiver probe;  // a free port, released at once
+    port = probe.port();
+  }
+  const pid_t pid = testing::StartForeshock({"watch", "--no-builtin-catalog", "--catalog", catalog_, "--from",
+                                             "beginning", "--metrics-listen", "127.0.0.1:" + std::to_string(port),
+                                             "--output", "webhook:" + receiver_.url(), log_},
+                                            out_, err_);
+  for (int n = 0; n < 3; ++n) AppendPrecursor(log_, n);
+  std::string metrics;
+  ASSERT_TRUE(WaitFor([&] {
+    metrics = testing::HttpGet(port, "/metrics");
+    return metrics.find("foreshock_delivery_delivered_total{destination=\"webhook:" + receiver_.url() + "\"} 3") !=
+           std::string::npos;
+  }, 15s)) << metrics << ReadFile(err_);
+  EXPECT_EQ(testing::StopProcess(pid, SIGTERM), 0);
+  for (const std::string& expected : std::vector<std::string>{
+           "foreshock_input_lines_total{input=\"" + log_ + "\"} 3", "foreshock_input_bytes_total{input=",
+        "foreshock_pattern_hits_total{pattern=\"test.precursor\"} 3",
+        "foreshock_alerts_total{action=\"firing\",rule=\"test.each\",severity=\"warning\"} 3",
+        "foreshock_delivery_queue_depth{destination=", "foreshock_spool_bytes{destination=",
+        "foreshock_delivery_retries_total{destination=", "foreshock_files_followed 1", "foreshock_lag_seconds ",
+        "foreshock_build_info{version=", "foreshock_decode_failures_total{", "foreshock_rotations_total 0"}) {
+    EXPECT_NE(metrics.find(expected), std::string::npos) << expected;
+  }
+  if (!std::filesystem::exists("/usr/bin/promtool")) GTEST_SKIP() << "promtool absent: exposition not linted";
+  testing::ProcessOptions options;
+  options.stdin_data = metrics;
+  const auto lint = testing::RunProcess({"/usr/bin/promtool", "check", "metrics"}, options);
+  EXPECT_EQ(lint.exit_code, 0) << lint.out << lint.err;
+}
+
+}  // namespace
+}  // namespace foreshock

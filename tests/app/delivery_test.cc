@@ -1,0 +1,166 @@
+// End-to-end tests of alert delivery: the built binary sends the seed incident's alerts to
+// real HTTP receivers on 127.0.0.1 (webhook, Alertmanager), to a command and to a file;
+// receivers go down and come back, foreshock is killed and restarted, and every alert
+// still arrives exactly once, in order.
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "testing/http_receiver.h"
+#include "testing/subprocess.h"
+#include "testing/temp_dir.h"
+#include "testing/test_paths.h"
+
+namespace foreshock {
+namespace {
+
+using nlohmann::json;
+using namespace std::chrono_literals;
+using testing::HttpReceiver;
+using testing::ReadFile;
+using testing::RunForeshock;
+using testing::TempDir;
+using testing::WaitFor;
+
+std::string SeedNode(int n) {
+  return std::string(testing::kSamplesDir) + "/seed-incident/order-events-node-" + std::to_string(n) + ".json";
+}
+
+std::vector<json> JsonLines(const std::string& text) {
+  std::vector<json> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) out.push_back(json::parse(line));
+  }
+  return out;
+}
+
+TEST(DeliveryTest, WebhookGetsEachAlertAsOnStdoutWithSecretsFromFileAndEnvironment) {
+  TempDir dir;
+  HttpReceiver receiver;
+  const std::string headers = dir.Write("headers", "# sent with every alert\nX-Team: search-oncall\n");
+  ::setenv("FORESHOCK_TEST_TOKEN", "s3cret-token", 1);
+  const auto result = RunForeshock({"scan", "--output", "stdout", "--output", "webhook:" + receiver.url() + "/hook",
+                                    "--webhook-headers-file", headers, "--webhook-token-env", "FORESHOCK_TEST_TOKEN",
+                                    SeedNode(1), SeedNode(2), SeedNode(3)});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const std::vector<json> printed = JsonLines(result.out);
+  ASSERT_EQ(printed.size(), 4u);
+  const auto requests = receiver.requests();
+  ASSERT_EQ(requests.size(), printed.size()) << result.err;
+  for (size_t i = 0; i < requests.size(); ++i) {
+    EXPECT_EQ(requests[i].method, "POST");
+    EXPECT_EQ(requests[i].path, "/hook");
+    EXPECT_EQ(requests[i].headers.at("content-type"), "application/json");
+    EXPECT_EQ(requests[i].headers.at("authorization"), "Bearer s3cret-token");
+    EXPECT_EQ(requests[i].headers.at("x-team"), "search-oncall");
+    const json body = json::parse(requests[i].body);
+    EXPECT_EQ(body, printed[i]) << "the webhook body is the alert schema, field by field";
+    EXPECT_EQ(requests[i].headers.at("idempotency-key"),
+              body["foreshock"]["fingerprint"].get<std::string>() + "-" + body["event"]["action"].get<std::string>() +
+                  "-" + body["foreshock"]["stage"].dump() + "-" + body["@timestamp"].get<std::string>());
+  }
+  EXPECT_EQ(result.err.find("s3cret-token"), std::string::npos) << "secrets never reach the log";
+}
+
+TEST(DeliveryTest, AlertmanagerGetsLabelsAnnotationsAndTimesOfTheAlertmanagerApi) {
+  HttpReceiver receiver;
+  const auto result = RunForeshock({"scan", "--output", "alertmanager:" + receiver.url(), SeedNode(1), SeedNode(2),
+                                    SeedNode(3)});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "") << "stdout is not an output unless asked for";
+  const auto requests = receiver.requests();
+  ASSERT_EQ(requests.size(), 4u) << result.err;
+  for (const auto& request : requests) EXPECT_EQ(request.path, "/api/v2/alerts");
+  const json firing = json::parse(requests[0].body);
+  ASSERT_TRUE(firing.is_array());
+  ASSERT_EQ(firing.size(), 1u);
+  const json& alert = firing[0];
+  EXPECT_EQ(alert["labels"]["alertname"], "es.chain.scroll_leak");
+  EXPECT_EQ(alert["labels"]["severity"], "warning");
+  EXPECT_EQ(alert["labels"]["category"], "search");
+  EXPECT_EQ(alert["labels"]["node"], "order-events-node-2");
+  EXPECT_TRUE(alert["labels"].contains("cluster"));
+  EXPECT_TRUE(alert["labels"].contains("fingerprint"));
+  EXPECT_NE(alert["annotations"]["summary"].get<std::string>().find("scroll"), std::string::npos);
+  EXPECT_NE(alert["annotations"]["description"].get<std::string>().find("too many scroll contexts"), std::string::npos);
+  EXPECT_FALSE(alert["annotations"]["runbook"].get<std::string>().empty());
+  EXPECT_EQ(alert["startsAt"], "2026-11-29T02:54:11.482Z");
+  EXPECT_GT(alert["endsAt"].get<std::string>(), "2026-11-29T04:00:00.000Z") << "firing: ends in the future";
+  EXPECT_EQ(alert["generatorURL"].get<std::string>().rfind("file://", 0), 0u);
+  EXPECT_NE(alert["generatorURL"].get<std::string>().find("order-events-node-2.json"), std::string::npos);
+  const json stage2 = json::parse(requests[1].body);
+  ASSERT_EQ(stage2.size(), 2u) << "the escalation replaces the warning: " << stage2;
+  EXPECT_EQ(stage2[0]["labels"]["severity"], "critical");
+  EXPECT_EQ(stage2[1]["labels"], alert["labels"]) << "the warning's own labels, now ended";
+  EXPECT_EQ(stage2[1]["endsAt"], "2026-11-29T03:04:18.201Z");
+  const json stage3 = json::parse(requests[2].body)[0];
+  EXPECT_EQ(stage3["labels"]["severity"], "critical");
+  EXPECT_EQ(stage3["annotations"]["lead_time_s"], "1130.635");
+  const json resolved = json::parse(requests[3].body)[0];
+  EXPECT_EQ(resolved["endsAt"], "2026-11-29T04:06:22.735Z");
+  EXPECT_EQ(resolved["labels"], stage3["labels"]) << "the same labels identify the same alert to Alertmanager";
+}
+
+TEST(DeliveryTest, ExecRunsTheCommandWithTheAlertOnStdinAndNoShell) {
+  TempDir dir;
+  const auto result = RunForeshock({"scan", "--output", "exec:/usr/bin/tee -a " + dir.path() + "/got.jsonl",
+                                    "--output", "exec:/bin/echo not-expanded: $HOME", SeedNode(2)});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const std::vector<json> got = JsonLines(ReadFile(dir.path() + "/got.jsonl"));
+  ASSERT_EQ(got.size(), 4u);
+  EXPECT_EQ(got[2]["foreshock"]["lead_time_s"], 1130.635);
+  EXPECT_EQ(result.out, "") << "the command's stdout goes to stderr, never among the alerts";
+  size_t literal = 0;
+  for (size_t at = 0; (at = result.err.find("not-expanded: $HOME\n", at)) != std::string::npos; ++at) ++literal;
+  EXPECT_EQ(literal, 4u) << "no shell expands anything: " << result.err;
+}
+
+TEST(DeliveryTest, TextOutputIsOneReadableLinePerAlertWithoutColourOffATty) {
+  const auto result = RunForeshock({"scan", "--output", "stdout:text", SeedNode(2)});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(std::count(result.out.begin(), result.out.end(), '\n'), 4);
+  EXPECT_NE(result.out.find("2026-11-29T03:13:02.117Z CRITICAL escalated es.chain.scroll_leak [order-events-node-2]"),
+            std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find("(lead time 1131s)"), std::string::npos) << result.out;
+  EXPECT_EQ(result.out.find('\x1b'), std::string::npos);
+}
+
+TEST(DeliveryTest, AnUnknownOutputIsAUsageError) {
+  const auto result = RunForeshock({"scan", "--output", "smtp:oncall@example.com", SeedNode(2)});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.err.find("smtp:oncall@example.com"), std::string::npos) << result.err;
+}
+
+TEST(DeliveryTest, ARefusedAlertIsSetAsideLoudlyAndTheOthersStillGo) {
+  HttpReceiver receiver;
+  receiver.set_status(400);
+  TempDir dir;
+  // watch with a state dir: the refused alert is kept in rejected.jsonl.
+  const std::string log = dir.path() + "/es.json";
+  std::filesystem::copy_file(SeedNode(2), log);
+  const std::string out = dir.path() + "/out";
+  const std::string err = dir.path() + "/err";
+  const pid_t pid = testing::StartForeshock({"watch", "--from", "beginning", "--state-dir", dir.path() + "/state",
+                                             "--output", "webhook:" + receiver.url(), log},
+                                            out, err);
+  ASSERT_TRUE(WaitFor([&] { return receiver.requests().size() >= 4; }, 20s)) << ReadFile(err);
+  EXPECT_EQ(testing::StopProcess(pid, SIGTERM), 0);
+  EXPECT_EQ(receiver.requests().size(), 4u) << "a refusal is not retried";
+  EXPECT_NE(ReadFile(err).find("refused an alert for good"), std::string::npos);
+  size_t rejected = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir.path() + "/state")) {
+    if (entry.path().filename() == "rejected.jsonl") rejected += JsonLines(ReadFile(entry.path())).size();
+  }
+  EXPECT_EQ(rejected, 4u);
+}
+
+}  // namespace
+}  // namespace foreshock
