@@ -13,6 +13,7 @@ build_packages=(
 test_packages=(
   libgtest-dev libgmock-dev python3
   prometheus  # promtool checks the metrics exposition
+  openssl     # a self-signed certificate for the HTTPS delivery test
 )
 
 wanted=("${build_packages[@]}")

@@ -1,9 +1,11 @@
 // `foreshock scan [FILE|-]...`: reads files (or stdin) to the end, merging several inputs
 // by event time, and prints alerts as JSON lines on stdout as they happen.
 
+#include <signal.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
 
@@ -62,6 +64,10 @@ void LogSummary(const std::vector<std::unique_ptr<RecordReader>>& readers, const
 
 // --explain-format: reads up to `limit` records of each input and prints, per input, which
 // envelope and format decoded how many records, with the first line of each.
+std::atomic<bool> g_reopen{false};
+
+void OnSighup(int) { g_reopen = true; }
+
 int ExplainFormats(const std::vector<std::unique_ptr<RecordReader>>& readers) {
   constexpr int kLimit = 1000;
   for (const auto& reader : readers) {
@@ -163,7 +169,13 @@ int RunScan(const Args& args) {
   std::vector<std::unique_ptr<Sink>> sinks;
   sinks.push_back((*outputs)->TakeSink());
   Pipeline pipeline(*catalog, **matcher, correlator_options, std::move(sinks));
+  // SIGHUP reopens file outputs (logrotate), at the next tick; it never ends a pipe's scan.
+  struct sigaction action {};
+  action.sa_handler = OnSighup;
+  sigemptyset(&action.sa_mask);
+  ::sigaction(SIGHUP, &action, nullptr);
   auto report_telemetry = [&] {
+    if (g_reopen.exchange(false)) (*outputs)->ReopenFiles();
     TelemetrySnapshot snapshot;
     for (const auto& reader : readers) AddInputCounters(reader->name(), reader->stats(), &snapshot);
     AddPipelineCounters(pipeline, &snapshot);

@@ -162,5 +162,55 @@ TEST(DeliveryTest, ARefusedAlertIsSetAsideLoudlyAndTheOthersStillGo) {
   EXPECT_EQ(rejected, 4u);
 }
 
+// An HTTPS receiver (Python's http.server over TLS) that appends each POST body to a file
+// and prints its port.
+constexpr const char* kHttpsReceiver = R"(
+import http.server, ssl, sys
+class Handler(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers['Content-Length']))
+        with open(sys.argv[3], 'ab') as out:
+            out.write(body + b'\n')
+        self.send_response(200)
+        self.send_header('Content-Length', '0')
+        self.end_headers()
+    def log_message(self, *args):
+        pass
+server = http.server.HTTPServer(('127.0.0.1', 0), Handler)
+context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+context.load_cert_chain(sys.argv[1], sys.argv[2])
+server.socket = context.wrap_socket(server.socket, server_side=True)
+print(server.server_address[1], flush=True)
+server.serve_forever()
+)";
+
+TEST(DeliveryTest, HttpsReceiversAreVerifiedAgainstTheSystemStoreOrACustomCa) {
+  if (!std::filesystem::exists("/usr/bin/openssl")) GTEST_SKIP() << "openssl absent: no certificate to test with";
+  TempDir dir;
+  const std::string cert = dir.path() + "/cert.pem";
+  const std::string key = dir.path() + "/key.pem";
+  const auto made = testing::RunProcess({"/usr/bin/openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days",
+                                         "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                                         "-keyout", key, "-out", cert});
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  const std::string got = dir.path() + "/got.jsonl";
+  testing::ChildProcess receiver({"python3", "-c", kHttpsReceiver, cert, key, got});
+  const auto port = receiver.ReadLine(std::chrono::seconds(10));
+  ASSERT_TRUE(port.has_value());
+  const std::string url = "webhook:https://127.0.0.1:" + *port + "/hook";
+  // Self-signed: the system store does not vouch for it, so nothing is delivered, loudly.
+  const auto untrusted = RunForeshock({"scan", "--output", url, "--drain-timeout", "1s", SeedNode(2)});
+  EXPECT_EQ(untrusted.exit_code, 2) << "undelivered alerts are an error";
+  EXPECT_NE(untrusted.err.find("certificate"), std::string::npos) << untrusted.err;
+  EXPECT_NE(untrusted.err.find("4 alerts not delivered"), std::string::npos) << untrusted.err;
+  EXPECT_FALSE(std::filesystem::exists(got));
+  // With the CA given, every alert arrives over TLS.
+  const auto trusted = RunForeshock({"scan", "--output", url, "--ca-file", cert, SeedNode(2)});
+  ASSERT_EQ(trusted.exit_code, 0) << trusted.err;
+  const std::vector<json> bodies = JsonLines(ReadFile(got));
+  ASSERT_EQ(bodies.size(), 4u);
+  EXPECT_EQ(bodies[2]["foreshock"]["lead_time_s"], 1130.635);
+}
+
 }  // namespace
 }  // namespace foreshock

@@ -28,7 +28,7 @@ pid_t Spawn(const std::vector<std::string>& argv, int in, int out, int err) {
   std::vector<char*> args;
   for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);
-  ::execv(args[0], args.data());
+  ::execvp(args[0], args.data());  // a bare name is looked up in PATH
   ::_exit(127);
 }
 
