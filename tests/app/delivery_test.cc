@@ -122,6 +122,14 @@ TEST(DeliveryTest, ExecRunsTheCommandWithTheAlertOnStdinAndNoShell) {
   EXPECT_EQ(literal, 4u) << "no shell expands anything: " << result.err;
 }
 
+TEST(DeliveryTest, ACommandThatHangsIsKilledAfterTheTimeoutAndTheAlertIsNotCountedDelivered) {
+  const auto result = RunForeshock({"scan", "--output", "exec:/bin/sleep 30", "--exec-timeout", "200ms",
+                                    "--drain-timeout", "1s", SeedNode(2)});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.err.find("killed after 200ms"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("4 alerts not delivered"), std::string::npos) << result.err;
+}
+
 TEST(DeliveryTest, TextOutputIsOneReadableLinePerAlertWithoutColourOffATty) {
   const auto result = RunForeshock({"scan", "--output", "stdout:text", SeedNode(2)});
   ASSERT_EQ(result.exit_code, 0) << result.err;
