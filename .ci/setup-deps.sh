@@ -8,12 +8,14 @@ set -euo pipefail
 build_packages=(
   build-essential cmake pkg-config
   libre2-dev libboost-program-options-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
-  libyaml-cpp-dev zlib1g-dev tzdata libcurl4-openssl-dev prometheus-cpp-dev ca-certificates
+  libyaml-cpp-dev zlib1g-dev tzdata libcurl4-openssl-dev prometheus-cpp-dev ca-certificates libzstd-dev
 )
 test_packages=(
   libgtest-dev libgmock-dev python3
   prometheus  # promtool checks the metrics exposition
   openssl     # a self-signed certificate for the HTTPS delivery test
+  chromium    # renders replay's HTML report in a test
+  zstd        # makes .zst archives for the replay tests
 )
 
 wanted=("${build_packages[@]}")

@@ -23,17 +23,19 @@ void AddCatalogOptions(po::options_description* description, CommonOptions* opti
        "use only the --catalog paths");
 }
 
-void AddInputOptions(po::options_description* description, CommonOptions* options) {
+void AddInputOptions(po::options_description* description, CommonOptions* options, bool with_node) {
   description->add_options()
       ("format", po::value(&options->format)->default_value("auto"),
        "input format: auto; ecs, es-json, es-plain, text; or an envelope: journald-json, "
        "journald-text, filebeat, docker-json, cri, kubectl, compose")
       ("timezone", po::value(&options->timezone)->default_value("UTC"),
        "zone of timestamps that carry none: UTC, an offset (+01:00) or a name (Europe/Paris)")
-      ("node", po::value(&options->node),
-       "node name for records that carry none (default: the input's file name)")
       ("max-line-bytes", po::value(&options->max_line_bytes)->default_value(1 << 20),
        "longer lines are cut to this size and counted");
+  if (with_node) {
+    description->add_options()("node", po::value(&options->node),
+                               "node name for records that carry none (default: the input's file name)");
+  }
 }
 
 void AddLoggingOption(po::options_description* description, CommonOptions* options) {

@@ -30,8 +30,10 @@ struct CommonOptions {
 // Declares the options above, writing into *options when parsed.
 void AddCatalogOptions(boost::program_options::options_description* description,
                        CommonOptions* options);
+// `with_node`: declare --node (the node of records that name none); replay uses --node
+// as a filter instead.
 void AddInputOptions(boost::program_options::options_description* description,
-                     CommonOptions* options);
+                     CommonOptions* options, bool with_node = true);
 void AddLoggingOption(boost::program_options::options_description* description,
                       CommonOptions* options);
 

@@ -31,6 +31,8 @@ void PrintHelp() {
 const std::vector<Verb>& Verbs() {
   static const std::vector<Verb> verbs = {
       {"scan", "read log files or stdin to the end and print alerts as JSON lines", RunScan},
+      {"replay", "postmortem: merge archived logs of many nodes by event time, with a summary and an HTML timeline",
+       RunReplay},
       {"watch", "follow log files through rotation and restarts (the sidecar)", RunWatch},
       {"catalog", "list, explain, lint and test the precursor catalog", RunCatalog},
       {"match", "show which patterns hit each record and what they captured", RunMatch},

@@ -10,7 +10,8 @@
 
 namespace foreshock::app {
 
-enum ExitCode : int { kExitOk = 0, kExitAlert = 1, kExitError = 2 };
+// kExitDamaged: replay finished, but some inputs were corrupt or truncated.
+enum ExitCode : int { kExitOk = 0, kExitAlert = 1, kExitError = 2, kExitDamaged = 3 };
 
 int Main(int argc, char** argv);
 

@@ -20,6 +20,12 @@ Pipeline::Pipeline(const Catalog& catalog, const Matcher& matcher,
       options_(options) {}
 
 Status Pipeline::Run(const std::vector<std::unique_ptr<RecordReader>>& readers) {
+  std::vector<RecordStream*> streams;
+  for (const auto& reader : readers) streams.push_back(reader.get());
+  return Run(streams);
+}
+
+Status Pipeline::Run(const std::vector<RecordStream*>& readers) {
   struct Head {
     LogRecord record;
     bool full = false;
@@ -41,9 +47,9 @@ Status Pipeline::Run(const std::vector<std::unique_ptr<RecordReader>>& readers) 
         const Duration wait = reorder_.empty() ? kIdleWait : std::chrono::duration_cast<Duration>(kMaxHold);
         auto next = readers[i]->Read(&head.record, wait);
         if (!next.ok()) return next.status();
-        if (*next == RecordReader::Next::kRecord) head.full = true;
-        if (*next == RecordReader::Next::kEnd) head.done = true;
-        if (*next == RecordReader::Next::kIdle) {
+        if (*next == RecordStream::Next::kRecord) head.full = true;
+        if (*next == RecordStream::Next::kEnd) head.done = true;
+        if (*next == RecordStream::Next::kIdle) {
           FORESHOCK_RETURN_IF_ERROR(OnIdle());
           if (summary_.output_closed) return Status();
         }
@@ -74,6 +80,7 @@ Status Pipeline::Process(const LogRecord& record, bool live) {
   }
   hits_.clear();
   matcher_->Match(record, &hits_);
+  if (hit_hook_ && !hits_.empty()) hit_hook_(record, &hits_);
   summary_.hits += hits_.size();
   for (const PatternHit& hit : hits_) ++pattern_hits_[catalog_->patterns()[hit.pattern].id];
   if (correlator_->wants_activity()) correlator_->NoteActivity(record, &alerts_);

@@ -39,8 +39,9 @@ class Pipeline {
   Pipeline(const Catalog& catalog, const Matcher& matcher, const CorrelatorOptions& options,
            std::vector<std::unique_ptr<Sink>> sinks);
 
-  // Reads every input to its end (the readers stay the caller's, for their counters).
+  // Reads every input to its end (the streams stay the caller's, for their counters).
   // Returns the first input or sink error.
+  Status Run(const std::vector<RecordStream*>& streams);
   Status Run(const std::vector<std::unique_ptr<RecordReader>>& readers);
 
   // The push interface `watch` drives. How many live inputs interleave decides whether hits
@@ -64,6 +65,10 @@ class Pipeline {
   // Alerts foreshock raises about itself (a failing destination, lost data): they go to the
   // same outputs as the catalog's.
   Status EmitOwn(std::vector<Alert>* alerts) { return Emit(alerts); }
+  // Called with every record that matched, before correlation; it may remove hits (replay's
+  // --pattern) and note them (replay's timeline).
+  using HitHook = std::function<void(const LogRecord&, std::vector<PatternHit>*)>;
+  void SetHitHook(HitHook hook) { hit_hook_ = std::move(hook); }
   // Calls `tick` about every `period` of wall-clock time, from Process() and OnIdle(), for
   // work that must go on while Run() has the thread (metrics, self-monitoring).
   void SetTick(std::chrono::steady_clock::duration period, std::function<Status()> tick);
@@ -100,6 +105,7 @@ class Pipeline {
   std::map<std::tuple<std::string, std::string, std::string>, uint64_t> alert_counts_;
   std::chrono::steady_clock::duration tick_period_{};
   std::function<Status()> tick_;
+  HitHook hit_hook_;
   std::chrono::steady_clock::time_point next_tick_{};
   uint32_t records_since_tick_check_ = 0;
 };

@@ -24,6 +24,7 @@
 #include "framing/envelope.h"
 #include "framing/line_framer.h"
 #include "framing/record_assembler.h"
+#include "app/record_stream.h"
 #include "input/source.h"
 
 namespace foreshock {
@@ -51,9 +52,9 @@ struct InputStats {
   std::map<std::string, std::string> format_examples;
 };
 
-class RecordReader {
+class RecordReader final : public RecordStream {
  public:
-  enum class Next { kRecord, kIdle, kEnd };
+  using Next = RecordStream::Next;
 
   // Fails when options.format names no envelope or format.
   static Result<std::unique_ptr<RecordReader>> Create(std::unique_ptr<Source> source,
@@ -61,13 +62,13 @@ class RecordReader {
 
   // Fills *record with the next record. kIdle: nothing arrived within `wait` (live pipes
   // only); kEnd: the input is exhausted. An error Status means the input failed.
-  Result<Next> Read(LogRecord* record, Duration wait);
+  Result<Next> Read(LogRecord* record, Duration wait) override;
 
-  const std::string& name() const { return source_->name(); }
+  const std::string& name() const override { return source_->name(); }
   // Stream offset up to which every record has been handed out (or passed over): the
   // source's bytes before it never need reading again.
   uint64_t processed_offset() const { return processed_offset_; }
-  bool live() const { return source_->live(); }
+  bool live() const override { return source_->live(); }
   const InputStats& stats() const { return stats_; }
 
  private:

@@ -13,7 +13,7 @@
 #include "app/main.h"
 #include "app/pipeline.h"
 #include "app/verb.h"
-#include "input/fd_source.h"
+#include "input/decompressing_source.h"
 #include "app/outputs.h"
 #include "app/telemetry.h"
 
@@ -148,7 +148,7 @@ int RunScan(const Args& args) {
   if (!reader_options.ok()) return UsageError(reader_options.status().message());
   std::vector<std::unique_ptr<RecordReader>> readers;
   for (const std::string& path : inputs) {
-    auto source = FdSource::Open(path);
+    auto source = OpenInputFile(path);
     if (!source.ok()) return UsageError(source.status().message());
     RecordReaderOptions per_input = *reader_options;
     per_input.default_node = DefaultNode(common, path);

@@ -40,5 +40,6 @@ int RunScan(const Args& args);
 int RunCatalog(const Args& args);
 int RunMatch(const Args& args);
 int RunWatch(const Args& args);
+int RunReplay(const Args& args);
 
 }  // namespace foreshock::app

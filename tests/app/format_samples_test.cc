@@ -72,18 +72,20 @@ TEST(FormatSamplesTest, FilebeatEvidenceNamesTheFileTheShipperRead) {
 }
 
 // A .gz handed to scan by mistake is said plainly and passed over; the other inputs go on.
-TEST(FormatSamplesTest, CompressedInputIsReportedAndPassedOver) {
+TEST(FormatSamplesTest, CompressedInputIsDecompressedByItsMagicBytes) {
   TempDir dir;
   const std::string plain = testing::ReadFile(FormatSample("es-plain.log"));
-  const std::string path = dir.path() + "/es-plain.log.gz";
+  const std::string path = dir.path() + "/es-plain.log.1";  // no .gz: the bytes tell
   gzFile out = gzopen(path.c_str(), "wb");
   gzwrite(out, plain.data(), static_cast<unsigned>(plain.size()));
   gzclose(out);
-  const ProcessResult result = RunForeshock({"scan", path, FormatSample("ecs.json")});
-  EXPECT_EQ(result.exit_code, 0);
-  EXPECT_NE(result.err.find(path + ": compressed data (gzip or zstd) passed over"), std::string::npos)
-      << result.err;
-  EXPECT_NE(result.out.find("2026-11-29T02:10:05.250Z"), std::string::npos) << "ecs.json still scanned";
+  const ProcessResult compressed = RunForeshock({"scan", path});
+  const ProcessResult uncompressed = RunForeshock({"scan", FormatSample("es-plain.log")});
+  EXPECT_EQ(compressed.exit_code, 0) << compressed.err;
+  ASSERT_FALSE(uncompressed.out.empty());
+  EXPECT_EQ(std::count(compressed.out.begin(), compressed.out.end(), '\n'),
+            std::count(uncompressed.out.begin(), uncompressed.out.end(), '\n'));
+  EXPECT_NE(compressed.out.find("es-plain.log.1:"), std::string::npos) << "evidence names the archive";
 }
 
 // A flood of garbage must not flood stderr: a few reports, then only counts.

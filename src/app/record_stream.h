@@ -1,0 +1,33 @@
+#pragma once
+
+// A RecordStream hands out one input's decoded records in the order they were written:
+// a RecordReader on the pipeline's thread, or a PrefetchingReader that decodes on a thread
+// of its own. The Pipeline merges several streams by event time.
+
+#include <string>
+
+#include "base/result.h"
+#include "base/time.h"
+#include "decode/log_record.h"
+
+namespace foreshock {
+
+class RecordStream {
+ public:
+  enum class Next { kRecord, kIdle, kEnd };
+
+  virtual ~RecordStream() = default;
+  RecordStream(const RecordStream&) = delete;
+  RecordStream& operator=(const RecordStream&) = delete;
+
+  // Fills *record with the next record. kIdle: nothing arrived within `wait` (live pipes
+  // only); kEnd: the input is exhausted. An error Status means the input failed.
+  virtual Result<Next> Read(LogRecord* record, Duration wait) = 0;
+  virtual const std::string& name() const = 0;
+  virtual bool live() const = 0;
+
+ protected:
+  RecordStream() = default;
+};
+
+}  // namespace foreshock

@@ -1,0 +1,231 @@
+// `foreshock replay`: the postmortem verb. Reads archived logs of many nodes (files, folders,
+// globs; plain, gzip or zstd by their magic bytes), each on a thread of its own, merges them
+// by event time through the same Pipeline as `scan` and `watch`, and prints the alerts a live
+// run would have produced, a summary (first precursor per node, escalations, outage markers
+// with lead time, busiest patterns, what could not be read) and, with --report, a
+// self-contained HTML timeline.
+
+#include <glob.h>
+#include <spdlog/spdlog.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "app/common_options.h"
+#include "app/main.h"
+#include "app/outputs.h"
+#include "app/pipeline.h"
+#include "app/prefetching_reader.h"
+#include "app/verb.h"
+#include "base/time_zone.h"
+#include "base/timestamp_parser.h"
+#include "input/decompressing_source.h"
+#include "report/html_report.h"
+#include "report/timeline.h"
+
+namespace foreshock::app {
+namespace {
+
+namespace fs = std::filesystem;
+namespace po = boost::program_options;
+
+// Files, folders (recursively, in name order) and globs, each file once.
+Result<std::vector<std::string>> ExpandInputs(const std::vector<std::string>& args) {
+  std::vector<std::string> files;
+  std::set<std::string> seen;
+  auto add = [&](const std::string& path) {
+    if (seen.insert(path).second) files.push_back(path);
+  };
+  for (const std::string& arg : args) {
+    std::error_code error;
+    if (fs::is_directory(arg, error)) {
+      std::vector<std::string> found;
+      for (const auto& entry : fs::recursive_directory_iterator(arg, error)) {
+        if (entry.is_regular_file(error)) found.push_back(entry.path().string());
+      }
+      std::sort(found.begin(), found.end());
+      for (const std::string& path : found) add(path);
+    } else if (arg.find_first_of("*?[") != std::string::npos) {
+      glob_t matched{};
+      if (::glob(arg.c_str(), 0, nullptr, &matched) == 0) {
+        for (size_t i = 0; i < matched.gl_pathc; ++i) add(matched.gl_pathv[i]);
+      }
+      ::globfree(&matched);
+    } else if (fs::exists(arg, error)) {
+      add(arg);
+    } else {
+      return Status::NotFound(arg + ": no such file or folder");
+    }
+  }
+  if (files.empty()) return Status::NotFound("no input files matched");
+  return files;
+}
+
+// "2026-11-29T02:50:00Z" (or any stamp foreshock reads), or relative to now like "-2h".
+std::optional<TimePoint> ParseBound(const std::string& text, const TimeZone& zone) {
+  if (text.starts_with("-")) {
+    const auto back = ParseDuration(text.substr(1));
+    if (!back) return std::nullopt;
+    return std::chrono::time_point_cast<Duration>(std::chrono::system_clock::now()) - *back;
+  }
+  auto parsed = ParseTimestamp(text, zone);
+  if (!parsed || parsed->length != text.size()) return std::nullopt;
+  return parsed->time;
+}
+
+// Passes on only the alerts of the rules asked for (all when none), and notes them.
+class ReplaySink final : public Sink {
+ public:
+  ReplaySink(std::unique_ptr<Sink> outputs, std::set<std::string> rules, Timeline* timeline)
+      : outputs_(std::move(outputs)), rules_(std::move(rules)), timeline_(timeline) {}
+  std::string_view name() const override { return outputs_->name(); }
+  Status Emit(const Alert& alert) override {
+    if (!rules_.empty() && !rules_.contains(alert.rule->id)) return Status();
+    timeline_->NoteAlert(alert);
+    return outputs_->Emit(alert);
+  }
+
+ private:
+  std::unique_ptr<Sink> outputs_;
+  std::set<std::string> rules_;
+  Timeline* timeline_;
+};
+
+}  // namespace
+
+int RunReplay(const Args& args) {
+  CommonOptions common;
+  OutputOptions output_options;
+  std::string from_text, to_text, summary_path, report_path, lateness = "30s";
+  std::vector<std::string> nodes, rules, patterns;
+  po::options_description options("Options");
+  AddCatalogOptions(&options, &common);
+  AddInputOptions(&options, &common, /*with_node=*/false);
+  AddLoggingOption(&options, &common);
+  AddOutputOptions(&options, &output_options);
+  options.add_options()
+      ("from", po::value(&from_text), "only lines at or after this time: 2026-11-29T02:00:00Z, or -2h (before now)")
+      ("to", po::value(&to_text), "only lines before this time")
+      ("node", po::value(&nodes)->composing(), "only lines of this node (repeatable)")
+      ("rule", po::value(&rules)->composing(), "only alerts of this rule (repeatable)")
+      ("pattern", po::value(&patterns)->composing(), "only hits of this pattern (repeatable)")
+      ("summary", po::value(&summary_path), "write the summary here instead of stderr")
+      ("report", po::value(&report_path), "write a self-contained HTML timeline report here")
+      ("lateness", po::value(&lateness)->default_value("30s"),
+       "how far out of event-time order lines may be within one input and still correlate in order");
+  po::variables_map values;
+  if (auto stop = ParseArgs(args, "foreshock replay [OPTIONS] FILE|FOLDER|GLOB...", options, "input", &values)) {
+    return *stop;
+  }
+  if (Status status = SetUpLogging(common.log_level); !status.ok()) return UsageError(status.message());
+  if (values.count("input") == 0) return UsageError("replay needs files, folders or globs to read");
+  auto inputs = ExpandInputs(values["input"].as<std::vector<std::string>>());
+  if (!inputs.ok()) return UsageError(inputs.status().message());
+
+  auto reader_options = ReaderOptions(common);
+  if (!reader_options.ok()) return UsageError(reader_options.status().message());
+  std::optional<TimePoint> from, to;
+  if (!from_text.empty() && !(from = ParseBound(from_text, *reader_options->zone))) {
+    return UsageError("--from '" + from_text + "' is not a time like 2026-11-29T02:00:00Z or -2h");
+  }
+  if (!to_text.empty() && !(to = ParseBound(to_text, *reader_options->zone))) {
+    return UsageError("--to '" + to_text + "' is not a time like 2026-11-29T04:00:00Z or -1h");
+  }
+  const auto late = ParseDuration(lateness);
+  if (!late) return UsageError("--lateness is a duration like 30s");
+
+  LoadReport load_report;
+  auto catalog = LoadConfiguredCatalog(common, &load_report);
+  for (const Diagnostic& diagnostic : load_report.diagnostics()) {
+    if (diagnostic.kind == Diagnostic::Kind::kError) spdlog::error("{}", diagnostic.ToString());
+  }
+  if (catalog == nullptr) return UsageError("the catalog has errors; run 'foreshock catalog lint'");
+  for (const std::string& rule : rules) {
+    if (catalog->FindRule(rule) < 0) return UsageError("--rule " + rule + ": no such rule in the catalog");
+  }
+  std::set<int> wanted_patterns;
+  for (const std::string& pattern : patterns) {
+    const int index = catalog->FindPattern(pattern);
+    if (index < 0) return UsageError("--pattern " + pattern + ": no such pattern in the catalog");
+    wanted_patterns.insert(index);
+  }
+  auto matcher = Matcher::Create(*catalog, MatcherOptions{});
+  if (!matcher.ok()) return UsageError(matcher.status().message());
+
+  const std::set<std::string> node_filter(nodes.begin(), nodes.end());
+  auto keep = [from, to, node_filter](const LogRecord& record) {
+    if (from && record.time < *from) return false;
+    if (to && record.time >= *to) return false;
+    return node_filter.empty() || node_filter.contains(record.node);
+  };
+  struct Input {
+    const DecompressingSource* source;
+    std::unique_ptr<PrefetchingReader> stream;
+  };
+  std::vector<Input> opened;
+  std::vector<RecordStream*> streams;
+  for (const std::string& path : *inputs) {
+    auto source = OpenInputFile(path);
+    if (!source.ok()) return UsageError(source.status().message());
+    const DecompressingSource* raw = source.value().get();
+    RecordReaderOptions per_input = *reader_options;
+    const std::string stem = fs::path(path).filename().string();
+    per_input.default_node = stem.substr(0, stem.find('.'));
+    auto reader = RecordReader::Create(std::move(source).value(), per_input);
+    if (!reader.ok()) return UsageError(reader.status().message());
+    opened.push_back({raw, std::make_unique<PrefetchingReader>(std::move(reader).value(), keep)});
+    streams.push_back(opened.back().stream.get());
+  }
+
+  auto outputs = Outputs::Build(output_options, /*state_dir=*/"");
+  if (!outputs.ok()) return UsageError(outputs.status().message());
+  Timeline timeline;
+  std::vector<std::unique_ptr<Sink>> sinks;
+  sinks.push_back(std::make_unique<ReplaySink>((*outputs)->TakeSink(), std::set<std::string>(rules.begin(), rules.end()),
+                                               &timeline));
+  CorrelatorOptions correlator_options;
+  correlator_options.allowed_lateness = *late;
+  Pipeline pipeline(*catalog, **matcher, correlator_options, std::move(sinks));
+  pipeline.SetHitHook([&](const LogRecord& record, std::vector<PatternHit>* hits) {
+    if (!wanted_patterns.empty()) {
+      std::erase_if(*hits, [&](const PatternHit& hit) { return !wanted_patterns.contains(hit.pattern); });
+    }
+    timeline.NoteHits(record, *hits, *catalog);
+  });
+  Status status = pipeline.Run(streams);
+  if (!status.ok()) {
+    spdlog::error("{}", status.message());
+    return kExitError;
+  }
+  bool damaged = false;
+  for (const Input& input : opened) {
+    const InputStats& stats = input.stream->reader().stats();
+    InputReport report{input.stream->name(), input.source->compression(), stats.records, stats.malformed,
+                       stats.unreadable, input.source->damage().value_or("")};
+    if (!report.damage.empty()) {
+      damaged = true;
+      spdlog::error("{}: {}; the lines before it were used", report.name, report.damage);
+    }
+    timeline.NoteInput(std::move(report));
+  }
+  const std::string summary = timeline.RenderSummary();
+  if (summary_path.empty()) {
+    std::fputs(summary.c_str(), stderr);
+  } else if (!(std::ofstream(summary_path) << summary)) {
+    spdlog::error("cannot write the summary to {}", summary_path);
+    return kExitError;
+  }
+  if (!report_path.empty()) {
+    std::ofstream report(report_path);
+    report << RenderHtml(timeline, "foreshock replay: " + std::to_string(inputs->size()) + " inputs");
+    if (!report) {
+      spdlog::error("cannot write the report to {}", report_path);
+      return kExitError;
+    }
+  }
+  if ((*outputs)->Drain(std::chrono::seconds(30)) > 0) return kExitError;
+  return damaged ? kExitDamaged : kExitOk;
+}
+
+}  // namespace foreshock::app

@@ -1,0 +1,201 @@
+// End-to-end tests of `foreshock replay`: the built binary on archives of the seed
+// incident (gzip, zstd, plain, in folders), damaged archives, filters, the summary and the
+// HTML report rendered in headless Chromium.
+
+#include <gtest/gtest.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <signal.h>
+
+#include "testing/subprocess.h"
+#include "testing/temp_dir.h"
+#include "testing/test_paths.h"
+
+namespace foreshock {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using namespace std::chrono_literals;
+using testing::ReadFile;
+using testing::RunForeshock;
+using testing::TempDir;
+
+std::string SeedNode(int n) {
+  return std::string(testing::kSamplesDir) + "/seed-incident/order-events-node-" + std::to_string(n) + ".json";
+}
+
+void WriteGzip(const std::string& path, const std::string& text) {
+  gzFile out = gzopen(path.c_str(), "wb");
+  gzwrite(out, text.data(), static_cast<unsigned>(text.size()));
+  gzclose(out);
+}
+
+void WriteZstd(const std::string& path, const std::string& text) {
+  std::string out(ZSTD_compressBound(text.size()), '\0');
+  out.resize(ZSTD_compress(out.data(), out.size(), text.data(), text.size(), 3));
+  std::ofstream(path, std::ios::binary) << out;
+}
+
+// The alerts with the evidence's file names left out (they name the input files).
+std::vector<json> Comparable(const std::string& out) {
+  std::vector<json> alerts;
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);) {
+    json alert = json::parse(line);
+    for (auto& evidence : alert["foreshock"]["evidence"]) evidence.erase("source");
+    alerts.push_back(alert);
+  }
+  return alerts;
+}
+
+std::vector<std::string> Summaries(const std::string& out) {
+  std::vector<std::string> lines;
+  for (const json& alert : Comparable(out)) {
+    lines.push_back(alert["@timestamp"].get<std::string>() + " " + alert["event"]["action"].get<std::string>() +
+                    " stage " + alert["foreshock"]["stage"].dump());
+  }
+  return lines;
+}
+
+class ReplayTest : public ::testing::Test {
+ protected:
+  // node-1 gzipped in a sub-folder, node-2 as zstd in another, node-3 plain.
+  ReplayTest() {
+    fs::create_directories(dir_.path() + "/archive/es-1");
+    fs::create_directories(dir_.path() + "/archive/es-2");
+    WriteGzip(dir_.path() + "/archive/es-1/order-events-node-1.json.1.gz", ReadFile(SeedNode(1)));
+    WriteZstd(dir_.path() + "/archive/es-2/order-events-node-2.json.1.zst", ReadFile(SeedNode(2)));
+    fs::copy_file(SeedNode(3), dir_.path() + "/archive/order-events-node-3.json");
+  }
+  TempDir dir_;
+};
+
+TEST_F(ReplayTest, ArchivesInFoldersGiveExactlyTheAlertsOfAScanOfThePlainFiles) {
+  const auto replay = RunForeshock({"replay", dir_.path() + "/archive"});
+  ASSERT_EQ(replay.exit_code, 0) << replay.err;
+  const auto scan = RunForeshock({"scan", SeedNode(1), SeedNode(2), SeedNode(3)});
+  ASSERT_EQ(scan.exit_code, 0) << scan.err;
+  ASSERT_EQ(Comparable(replay.out).size(), 4u);
+  EXPECT_EQ(Comparable(replay.out), Comparable(scan.out));
+  EXPECT_NE(replay.out.find("order-events-node-2.json.1.zst:516"), std::string::npos)
+      << "evidence names the archive and the line in it";
+}
+
+TEST_F(ReplayTest, TheAlertsAreThoseALiveWatchProducedForTheSameLines) {
+  const std::string log = dir_.path() + "/order-events-node-2.json";
+  fs::copy_file(SeedNode(2), log);
+  const std::string out = dir_.path() + "/watch.out";
+  const std::string err = dir_.path() + "/watch.err";
+  const pid_t pid = testing::StartForeshock({"watch", "--from", "beginning", log}, out, err);
+  ASSERT_TRUE(testing::WaitFor([&] { return Comparable(ReadFile(out)).size() >= 4; }, 20s)) << ReadFile(err);
+  EXPECT_EQ(testing::StopProcess(pid, SIGTERM), 0);
+  const auto replay = RunForeshock({"replay", log});
+  ASSERT_EQ(replay.exit_code, 0) << replay.err;
+  EXPECT_EQ(replay.out, ReadFile(out)) << "byte for byte, evidence sources included";
+}
+
+TEST_F(ReplayTest, ADamagedArchiveIsNamedWithItsOffsetAndTheRestStillCounts) {
+  const std::string archive = dir_.path() + "/archive/es-2/order-events-node-2.json.1.zst";
+  fs::remove(archive);
+  // node-2's log cut after the breaker tripped: the chain up to stage 3 is in the part kept.
+  const std::string text = ReadFile(SeedNode(2));
+  const std::string gz = dir_.path() + "/archive/es-2/order-events-node-2.json.1.gz";
+  WriteGzip(gz, text);
+  const std::string bytes = ReadFile(gz);
+  std::ofstream(gz, std::ios::binary | std::ios::trunc) << bytes.substr(0, bytes.size() * 3 / 4);
+  const auto replay = RunForeshock({"replay", dir_.path() + "/archive"});
+  EXPECT_EQ(replay.exit_code, 3) << "the exit status says something was damaged";
+  EXPECT_NE(replay.err.find("order-events-node-2.json.1.gz: gzip archive truncated at compressed byte offset"),
+            std::string::npos)
+      << replay.err;
+  EXPECT_NE(replay.err.find("could not read everything"), std::string::npos);
+  const auto alerts = Summaries(replay.out);
+  ASSERT_GE(alerts.size(), 3u) << replay.out;
+  EXPECT_EQ(alerts[2], "2026-11-29T03:13:02.117Z escalated stage 3");
+}
+
+TEST_F(ReplayTest, TimeNodeRuleAndPatternFiltersNarrowTheReplay) {
+  const std::string archive = dir_.path() + "/archive";
+  EXPECT_EQ(Summaries(RunForeshock({"replay", "--to", "2026-11-29T03:10:00Z", archive}).out),
+            (std::vector<std::string>{"2026-11-29T02:54:11.482Z firing stage 1",
+                                      "2026-11-29T03:04:18.201Z escalated stage 2"}));
+  const auto late_start = Summaries(RunForeshock({"replay", "--from", "2026-11-29T03:00:00Z", archive}).out);
+  ASSERT_FALSE(late_start.empty());
+  EXPECT_GT(late_start[0], "2026-11-29T03:00") << "nothing before --from is seen";
+  EXPECT_TRUE(RunForeshock({"replay", "--node", "order-events-node-1", archive}).out.empty());
+  EXPECT_TRUE(RunForeshock({"replay", "--rule", "es.chain.disk_fill", archive}).out.empty());
+  EXPECT_EQ(Summaries(RunForeshock({"replay", "--pattern", "es.search.scroll_context_limit", archive}).out),
+            (std::vector<std::string>{"2026-11-29T02:54:11.482Z firing stage 1",
+                                      "2026-11-29T03:28:09.454Z resolved stage 1"}))
+      << "without the breaker and GC patterns the chain never escalates";
+  EXPECT_EQ(RunForeshock({"replay", "--from", "-2h", archive}).out, "") << "relative to now: nothing that recent";
+  const auto unknown = RunForeshock({"replay", "--rule", "es.no_such_rule", archive});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.err.find("es.no_such_rule"), std::string::npos);
+}
+
+TEST_F(ReplayTest, TheSummaryTellsFirstPrecursorsEscalationsLeadTimeAndBusiestPatterns) {
+  const std::string summary_path = dir_.path() + "/summary.txt";
+  const auto replay = RunForeshock({"replay", "--summary", summary_path, dir_.path() + "/archive"});
+  ASSERT_EQ(replay.exit_code, 0) << replay.err;
+  const std::string summary = ReadFile(summary_path);
+  EXPECT_NE(summary.find("foreshock replay: 3 inputs"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("order-events-node-2\n  first precursor  "), std::string::npos) << summary;
+  EXPECT_NE(summary.find("2026-11-29T02:54:11.482Z  firing    warning  es.chain.scroll_leak stage 1"),
+            std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("OUTAGE MARKER, lead time 18m51s (1130 s)"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("order-events-node-1\n"), std::string::npos);
+  EXPECT_NE(summary.find("busiest patterns\n"), std::string::npos);
+  EXPECT_NE(summary.find("es.breaker.parent"), std::string::npos);
+  EXPECT_EQ(replay.err.find("busiest patterns"), std::string::npos) << "--summary takes it off stderr";
+}
+
+TEST_F(ReplayTest, TheHtmlReportIsSelfContainedEscapedAndDrawsInChromium) {
+  // A precursor line carrying markup: it must reach the page as text.
+  const std::string hostile = dir_.path() + "/archive/order-events-node-4.json";
+  std::ofstream(hostile) << "{\"@timestamp\":\"2026-11-29T03:20:00.000Z\",\"log.level\":\"WARN\",\"message\":"
+                            "\"<script>alert(1)</script> Trying to create too many scroll contexts. Must be less "
+                            "than or equal to: [500]. This limit can be set by changing the "
+                            "[search.max_open_scroll_context] setting.\",\"elasticsearch.node.name\":\"<b>node-4</b>\","
+                            "\"elasticsearch.cluster.name\":\"search-prod\"}\n";
+  const std::string report = dir_.path() + "/report.html";
+  const auto replay = RunForeshock({"replay", "--report", report, dir_.path() + "/archive"});
+  ASSERT_EQ(replay.exit_code, 0) << replay.err;
+  const std::string html = ReadFile(report);
+  EXPECT_EQ(html.find("<script"), std::string::npos) << "no scripts, and markup from logs is escaped";
+  EXPECT_NE(html.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
+  EXPECT_NE(html.find("&lt;b&gt;node-4&lt;/b&gt;"), std::string::npos);
+  EXPECT_EQ(html.find("src=\"http"), std::string::npos) << "nothing fetched from the network";
+  EXPECT_EQ(html.find("href=\"http"), std::string::npos);
+  const char* chromium = "/usr/bin/chromium";
+  testing::ProcessOptions slow;
+  slow.timeout = std::chrono::milliseconds(120000);
+  if (!fs::exists(chromium)) GTEST_SKIP() << "chromium absent: the report was checked as text only";
+  const auto rendered = testing::RunProcess({chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                                             "--enable-logging=stderr", "--v=0", "--dump-dom", "file://" + report},
+                                            slow);
+  ASSERT_EQ(rendered.exit_code, 0) << rendered.err;
+  EXPECT_EQ(rendered.err.find(":CONSOLE"), std::string::npos) << "console messages: " << rendered.err;
+  EXPECT_NE(rendered.out.find("<svg id=\"timeline\""), std::string::npos);
+  size_t markers = 0;
+  for (size_t at = 0; (at = rendered.out.find("class=\"alert-marker\"", at)) != std::string::npos; ++at) ++markers;
+  EXPECT_GE(markers, 5u) << "node-2's four alerts and node-4's";
+  EXPECT_NE(rendered.out.find("class=\"lead-span\""), std::string::npos);
+  EXPECT_NE(rendered.out.find("lead time 18m51s"), std::string::npos);
+  // And it draws: a screenshot of the page is a real picture.
+  const std::string png = dir_.path() + "/report.png";
+  const auto shot = testing::RunProcess({chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                                         "--window-size=1280,800", "--screenshot=" + png, "file://" + report},
+                                        slow);
+  ASSERT_EQ(shot.exit_code, 0) << shot.err;
+  EXPECT_GT(fs::file_size(png), 20000u);
+}
+
+}  // namespace
+}  // namespace foreshock
