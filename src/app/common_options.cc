@@ -31,7 +31,10 @@ void AddInputOptions(po::options_description* description, CommonOptions* option
       ("timezone", po::value(&options->timezone)->default_value("UTC"),
        "zone of timestamps that carry none: UTC, an offset (+01:00) or a name (Europe/Paris)")
       ("max-line-bytes", po::value(&options->max_line_bytes)->default_value(1 << 20),
-       "longer lines are cut to this size and counted");
+       "longer lines are cut to this size and counted")
+      ("exhaustive", po::bool_switch(&options->exhaustive),
+       "decode every line in full, even those the literal prefilter rules out on their raw bytes "
+       "(slower; the alerts are the same)");
   if (with_node) {
     description->add_options()("node", po::value(&options->node),
                                "node name for records that carry none (default: the input's file name)");

@@ -25,6 +25,7 @@ struct CommonOptions {
   std::string log_level = "info";
   std::string node;
   size_t max_line_bytes = 1 << 20;
+  bool exhaustive = false;  // decode every record in full (the output is the same)
 };
 
 // Declares the options above, writing into *options when parsed.

@@ -144,6 +144,11 @@ std::map<std::string, FilePosition> Follower::Positions() const {
   return positions;
 }
 
+void Follower::SetPrefilter(const Matcher* matcher) {
+  options_.reader.prefilter = matcher;
+  for (auto& [path, file] : files_) file.reader->set_prefilter(matcher);
+}
+
 void Follower::AddCounters(TelemetrySnapshot* snapshot) const {
   for (const auto& [path, file] : files_) AddInputCounters(path, file.reader->stats(), snapshot);
   const TailStats tails = tail_stats();

@@ -44,6 +44,8 @@ class Follower {
   // Sleeps until a followed file or folder changes, or `at_most` passes.
   void Wait(Duration at_most);
 
+  // A reloaded catalog's matcher becomes every reader's prefilter (see RecordReaderOptions).
+  void SetPrefilter(const Matcher* matcher);
   // Where each file stands: the position up to which its records were all processed.
   std::map<std::string, FilePosition> Positions() const;
   size_t file_count() const { return files_.size(); }

@@ -127,8 +127,16 @@ bool RecordReader::DecodeNext(LogRecord* record) {
   processed_offset_ = std::max(processed_offset_, pending.end_offset);
   std::string why;
   std::string_view format;
+  // The cheap path: the format reads time and node without a full parse, and no pattern
+  // literal is in the parts that would make the record's text (an escape could hide one,
+  // so lines with one are decoded in full).
+  const bool header_only = options_.prefilter != nullptr && options_.prefilter->raw_prefilter_safe() &&
+                           pending.text.find('\\') == std::string::npos &&
+                           decoders_->DecodeHeader(pending.text, decode_options_, record, &searchable_, &format) &&
+                           !options_.prefilter->MayMatchParts(searchable_);
+  if (header_only) ++stats_.header_only;
   const Decoder::Outcome outcome =
-      decoders_->Decode(pending.text, decode_options_, record, &why, &format);
+      header_only ? Decoder::Outcome::kDecoded : decoders_->Decode(pending.text, decode_options_, record, &why, &format);
   if (outcome == Decoder::Outcome::kMalformed) {
     ++stats_.malformed;
     Report(pending, why + (format.empty() ? "; passed over"

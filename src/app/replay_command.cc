@@ -170,6 +170,7 @@ int RunReplay(const Args& args) {
     if (!source.ok()) return UsageError(source.status().message());
     const DecompressingSource* raw = source.value().get();
     RecordReaderOptions per_input = *reader_options;
+    if (!common.exhaustive) per_input.prefilter = matcher->get();
     const std::string stem = fs::path(path).filename().string();
     per_input.default_node = stem.substr(0, stem.find('.'));
     auto reader = RecordReader::Create(std::move(source).value(), per_input);

@@ -151,6 +151,7 @@ int RunScan(const Args& args) {
     auto source = OpenInputFile(path);
     if (!source.ok()) return UsageError(source.status().message());
     RecordReaderOptions per_input = *reader_options;
+    if (!common.exhaustive) per_input.prefilter = matcher->get();
     per_input.default_node = DefaultNode(common, path);
     auto reader = RecordReader::Create(std::move(source).value(), per_input);
     if (!reader.ok()) return UsageError(reader.status().message());

@@ -130,6 +130,7 @@ int RunWatch(const Args& args) {
   follow.use_inotify = !no_inotify;
   follow.poll_interval = *poll;
   follow.reader = *reader_options;
+  if (!common.exhaustive) follow.reader.prefilter = loaded->matcher.get();
   Follower follower(follow, saved.files);
 
   CorrelatorOptions correlator_options;
@@ -180,6 +181,7 @@ int RunWatch(const Args& args) {
       if (!reloaded) {
         spdlog::error("SIGHUP: the new catalog has errors; still running the old one");
       } else if (Status status = pipeline.ReplaceCatalog(*reloaded->catalog, *reloaded->matcher); status.ok()) {
+        if (!common.exhaustive) follower.SetPrefilter(reloaded->matcher.get());
         loaded = std::move(reloaded);
         spdlog::info("SIGHUP: catalog reloaded ({} patterns, {} rules)", loaded->catalog->patterns().size(),
                      loaded->catalog->rules().size());

@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/time.h"
 #include "base/time_zone.h"
@@ -35,6 +36,18 @@ class Decoder {
   // REQUIRES: *record was Clear()ed by the caller.
   virtual Outcome Decode(std::string_view text, const DecodeOptions& options, LogRecord* record,
                          std::string* why) const = 0;
+
+  // The fast path for lines that turn out to be of no interest: fills only what correlation
+  // needs of every line (time, node, cluster), leaves the text empty, and points
+  // *searchable at the parts of `text` that Decode() would put into the record's text (the
+  // message, exception fields), so the caller can check those for pattern literals before
+  // deciding to decode in full. Returns true only when Decode() would certainly return
+  // kDecoded with exactly those fields and that text; on any doubt false.
+  // REQUIRES: *record was Clear()ed by the caller.
+  virtual bool DecodeHeader(std::string_view /*text*/, const DecodeOptions& /*options*/, LogRecord* /*record*/,
+                            std::vector<std::string_view>* /*searchable*/) const {
+    return false;
+  }
 
  protected:
   Decoder() = default;

@@ -93,4 +93,12 @@ Decoder::Outcome DecoderSet::Decode(std::string_view text, const DecodeOptions& 
   return result;
 }
 
+bool DecoderSet::DecodeHeader(std::string_view text, const DecodeOptions& options, LogRecord* record,
+                              std::vector<std::string_view>* searchable, std::string_view* format) {
+  record->Clear();
+  if (!decoders_[last_used_]->DecodeHeader(text, options, record, searchable)) return false;
+  *format = decoders_[last_used_]->name();
+  return true;
+}
+
 }  // namespace foreshock

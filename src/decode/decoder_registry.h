@@ -36,6 +36,10 @@ class DecoderSet {
   // kNotMine: no format, not even text, accepts it.
   Decoder::Outcome Decode(std::string_view text, const DecodeOptions& options, LogRecord* record,
                           std::string* why, std::string_view* format);
+  // Decoder::DecodeHeader() with the format that decoded the last record, which Decode()
+  // would try first. False when it cannot vouch for the record; then call Decode().
+  bool DecodeHeader(std::string_view text, const DecodeOptions& options, LogRecord* record,
+                    std::vector<std::string_view>* searchable, std::string_view* format);
 
  private:
   explicit DecoderSet(std::vector<std::unique_ptr<Decoder>> decoders);

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <initializer_list>
+#include <optional>
 
 #include "base/json_path.h"
 #include "base/timestamp_parser.h"
@@ -129,7 +130,140 @@ void Salvage(std::string_view text, const FieldMap& fields, const DecodeOptions&
   record->message_length = newline == std::string_view::npos ? text.size() : newline;
 }
 
+// Walks a flat JSON object (string keys; string, number, true, false or null values) whose
+// text is plain ASCII without escapes, calling `field(key, value)` for each member; values
+// are given with their quotes for strings. False when the text is anything else: nested
+// values, escapes, non-ASCII bytes, duplicate-free or not, or not valid JSON.
+template <typename Field>
+bool WalkFlatObject(std::string_view text, Field field) {
+  size_t at = 0;
+  auto skip_space = [&] {
+    while (at < text.size() && (text[at] == ' ' || text[at] == '\t' || text[at] == '\r' || text[at] == '\n')) ++at;
+  };
+  auto read_string = [&](std::string_view* out) {
+    if (at >= text.size() || text[at] != '"') return false;
+    const size_t begin = ++at;
+    while (at < text.size() && text[at] != '"') {
+      const auto byte = static_cast<unsigned char>(text[at]);
+      if (byte < 0x20 || byte >= 0x80 || byte == '\\') return false;
+      ++at;
+    }
+    if (at >= text.size()) return false;
+    *out = text.substr(begin, at - begin);
+    ++at;
+    return true;
+  };
+  auto is_digit = [&](size_t i) { return i < text.size() && text[i] >= '0' && text[i] <= '9'; };
+  auto read_number = [&] {
+    if (at < text.size() && text[at] == '-') ++at;
+    if (!is_digit(at)) return false;
+    if (text[at] == '0') {
+      ++at;
+    } else {
+      while (is_digit(at)) ++at;
+    }
+    if (at < text.size() && text[at] == '.') {
+      ++at;
+      if (!is_digit(at)) return false;
+      while (is_digit(at)) ++at;
+    }
+    if (at < text.size() && (text[at] == 'e' || text[at] == 'E')) {
+      ++at;
+      if (at < text.size() && (text[at] == '+' || text[at] == '-')) ++at;
+      if (!is_digit(at)) return false;
+      while (is_digit(at)) ++at;
+    }
+    return true;
+  };
+  skip_space();
+  if (at >= text.size() || text[at] != '{') return false;
+  ++at;
+  skip_space();
+  if (at < text.size() && text[at] == '}') return false;  // empty: not a log record
+  while (true) {
+    skip_space();
+    std::string_view key;
+    if (!read_string(&key)) return false;
+    skip_space();
+    if (at >= text.size() || text[at] != ':') return false;
+    ++at;
+    skip_space();
+    if (at >= text.size()) return false;
+    const size_t value_begin = at;
+    std::string_view ignored;
+    if (text[at] == '"') {
+      if (!read_string(&ignored)) return false;
+    } else if (text.substr(at, 4) == "true" || text.substr(at, 4) == "null") {
+      at += 4;
+    } else if (text.substr(at, 5) == "false") {
+      at += 5;
+    } else if (!read_number()) {
+      return false;  // objects and arrays too: the full decoder handles those
+    }
+    field(key, text.substr(value_begin, at - value_begin));
+    skip_space();
+    if (at >= text.size()) return false;
+    if (text[at] == '}') break;
+    if (text[at] != ',') return false;
+    ++at;
+  }
+  ++at;
+  skip_space();
+  return at == text.size();
+}
+
 }  // namespace
+
+bool EsJsonDecoder::DecodeHeader(std::string_view text, const DecodeOptions& options, LogRecord* record,
+                                 std::vector<std::string_view>* searchable) const {
+  const FieldMap& fields = dialect_ == Dialect::kEcs ? kEcsFields : kEs7Fields;
+  // For each field, the value of the first of its keys present (as Decode() looks them up),
+  // and for messages whether any key was present.
+  struct Found {
+    std::initializer_list<const char*> keys;
+    std::string_view value;
+    size_t rank = SIZE_MAX;  // position of the key found in `keys`
+  };
+  Found time{fields.time, {}, SIZE_MAX}, message{fields.message, {}, SIZE_MAX}, node{fields.node, {}, SIZE_MAX},
+      cluster{fields.cluster, {}, SIZE_MAX}, error_type{{"error.type"}, {}, SIZE_MAX},
+      error_message{{"error.message"}, {}, SIZE_MAX}, stack_trace{{"error.stack_trace"}, {}, SIZE_MAX};
+  bool doubtful = false;
+  const bool flat = WalkFlatObject(text, [&](std::string_view key, std::string_view value) {
+    // Slow-log records get fields folded into their text: decode those in full.
+    if (key == "took" || key.starts_with("elasticsearch.slowlog.")) doubtful = true;
+    for (Found* found : {&time, &message, &node, &cluster, &error_type, &error_message, &stack_trace}) {
+      size_t rank = 0;
+      for (const char* candidate : found->keys) {
+        if (key.size() == std::char_traits<char>::length(candidate) && key == candidate) {
+          if (rank == found->rank) doubtful = true;  // a duplicate key
+          if (rank < found->rank) {
+            found->rank = rank;
+            found->value = value;
+          }
+        }
+        ++rank;
+      }
+    }
+  });
+  if (!flat || doubtful || time.rank == SIZE_MAX || message.rank == SIZE_MAX) return false;
+  auto string_value = [](const Found& found) -> std::optional<std::string_view> {
+    if (found.rank == SIZE_MAX || found.value.size() < 2 || found.value.front() != '"') return std::nullopt;
+    return found.value.substr(1, found.value.size() - 2);
+  };
+  const auto stamp = string_value(time);
+  if (!stamp || !string_value(message)) return false;  // Decode() calls that malformed
+  if (auto parsed = ParseTimestamp(*stamp, *options.zone)) {
+    record->time = parsed->time;
+    record->has_time = true;
+  }
+  if (auto value = string_value(node)) record->node.assign(*value);
+  if (auto value = string_value(cluster)) record->cluster.assign(*value);
+  searchable->clear();
+  for (const Found* found : {&message, &error_type, &error_message, &stack_trace}) {
+    if (auto value = string_value(*found)) searchable->push_back(*value);
+  }
+  return true;
+}
 
 Decoder::Outcome EsJsonDecoder::Decode(std::string_view text, const DecodeOptions& options,
                                        LogRecord* record, std::string* why) const {

@@ -77,8 +77,32 @@ struct Parsed {
   bool skip = false;   // an envelope carrying no line (journald MESSAGE null, "-- Boot" marker)
 };
 
-std::optional<Parsed> ParseJournaldJson(std::string_view line) {
-  if (line.find("\"__REALTIME_TIMESTAMP\"") == std::string_view::npos) return std::nullopt;
+// The marker keys of the JSON envelopes a line holds, found in one pass over its quotes
+// (the same as looking for each quoted key with find(), at a fraction of the cost).
+enum JsonMarker : unsigned { kRealtimeKey = 1, kFilebeatKey = 2, kStreamKey = 4, kLogKey = 8 };
+
+unsigned FindJsonMarkers(std::string_view line) {
+  unsigned found = 0;
+  for (size_t at = line.find('"'); at != std::string_view::npos; at = line.find('"', at + 1)) {
+    const std::string_view rest = line.substr(at);
+    if (rest.size() < 2) break;
+    switch (rest[1]) {
+      case '_': if (rest.starts_with("\"__REALTIME_TIMESTAMP\"")) found |= kRealtimeKey; break;
+      case '@': if (rest.starts_with("\"@metadata\"")) found |= kFilebeatKey; break;
+      case 'a': if (rest.starts_with("\"agent\"")) found |= kFilebeatKey; break;
+      case 'i': if (rest.starts_with("\"input\"") || rest.starts_with("\"input.type\"")) found |= kFilebeatKey; break;
+      case 'f': if (rest.starts_with("\"fileset")) found |= kFilebeatKey; break;
+      case 'e': if (rest.starts_with("\"event.module\"")) found |= kFilebeatKey; break;
+      case 's': if (rest.starts_with("\"stream\"")) found |= kStreamKey; break;
+      case 'l': if (rest.starts_with("\"log\"")) found |= kLogKey; break;
+      default: break;
+    }
+  }
+  return found;
+}
+
+std::optional<Parsed> ParseJournaldJson(std::string_view line, unsigned markers) {
+  if ((markers & kRealtimeKey) == 0) return std::nullopt;
   const Json object = Json::parse(line.begin(), line.end(), nullptr, false);
   if (object.is_discarded() || !object.is_object() || !object.contains("MESSAGE")) return std::nullopt;
   Parsed out;
@@ -102,12 +126,8 @@ std::optional<Parsed> ParseJournaldJson(std::string_view line) {
   return out;
 }
 
-std::optional<Parsed> ParseFilebeat(std::string_view line) {
-  static constexpr std::string_view kMarkers[] = {"\"@metadata\"", "\"agent\"", "\"input\"",
-                                                  "\"input.type\"", "\"fileset", "\"event.module\""};
-  bool marked = false;
-  for (std::string_view marker : kMarkers) marked = marked || line.find(marker) != std::string_view::npos;
-  if (!marked) return std::nullopt;
+std::optional<Parsed> ParseFilebeat(std::string_view line, unsigned markers) {
+  if ((markers & kFilebeatKey) == 0) return std::nullopt;
   const Json object = Json::parse(line.begin(), line.end(), nullptr, false);
   if (object.is_discarded() || !object.is_object()) return std::nullopt;
   const Json* message = FindDotted(object, "message");
@@ -133,10 +153,8 @@ std::optional<Parsed> ParseFilebeat(std::string_view line) {
   return out;
 }
 
-std::optional<Parsed> ParseDockerJson(std::string_view line) {
-  if (line.find("\"stream\"") == std::string_view::npos || line.find("\"log\"") == std::string_view::npos) {
-    return std::nullopt;
-  }
+std::optional<Parsed> ParseDockerJson(std::string_view line, unsigned markers) {
+  if ((markers & kStreamKey) == 0 || (markers & kLogKey) == 0) return std::nullopt;
   const Json object = Json::parse(line.begin(), line.end(), nullptr, false);
   if (object.is_discarded() || !object.is_object()) return std::nullopt;
   auto log = object.find("log");
@@ -274,11 +292,11 @@ std::optional<Parsed> ParseIndented(std::string_view line) {
   return out;
 }
 
-std::optional<Parsed> ParseKind(int kind, std::string_view line, const TimeZone& zone) {
+std::optional<Parsed> ParseKind(int kind, std::string_view line, const TimeZone& zone, unsigned markers) {
   switch (kind) {
-    case kJournaldJson: return ParseJournaldJson(line);
-    case kFilebeat: return ParseFilebeat(line);
-    case kDockerJson: return ParseDockerJson(line);
+    case kJournaldJson: return ParseJournaldJson(line, markers);
+    case kFilebeat: return ParseFilebeat(line, markers);
+    case kDockerJson: return ParseDockerJson(line, markers);
     case kCri: return ParseCri(line);
     case kKubectl: return ParseKubectl(line);
     case kJournaldText: return ParseJournaldText(line, zone);
@@ -323,7 +341,12 @@ EnvelopeUnwrapper::EnvelopeUnwrapper(std::string forced, size_t max_line_bytes, 
 
 EnvelopeUnwrapper::Result EnvelopeUnwrapper::TryEnvelope(int kind, std::string_view line) {
   if (line.empty() || !MayBe(kind, line[0])) return Result::kNotMine;
-  std::optional<Parsed> parsed = ParseKind(kind, line, *zone_);
+  // The JSON envelopes' markers, looked up once per line.
+  if (line[0] == '{' && markers_for_ != line.data()) {
+    json_markers_ = FindJsonMarkers(line);
+    markers_for_ = line.data();
+  }
+  std::optional<Parsed> parsed = ParseKind(kind, line, *zone_, json_markers_);
   if (!parsed) return Result::kNotMine;
   last_kind_ = kind;
   if (parsed->skip) return Result::kSkip;
@@ -340,6 +363,7 @@ EnvelopeUnwrapper::Result EnvelopeUnwrapper::TryEnvelope(int kind, std::string_v
 
 EnvelopeUnwrapper::Result EnvelopeUnwrapper::Unwrap(std::string_view line) {
   if (line.empty()) return Result::kNotMine;
+  markers_for_ = nullptr;  // a new line
   if (forced_ != "auto") {
     for (int kind = 1; kind < kKindCount; ++kind) {
       if (kKindNames[kind] == forced_) return TryEnvelope(kind, line);

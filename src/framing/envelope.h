@@ -74,6 +74,8 @@ class EnvelopeUnwrapper {
   EnvelopeHints hints_;  // hints of the first piece
   std::string_view envelope_;
   bool joining_ = false;
+  const char* markers_for_ = nullptr;  // the line json_markers_ was found in
+  unsigned json_markers_ = 0;
 };
 
 template <typename OnLine>

@@ -1,5 +1,7 @@
 #include "match/matcher.h"
 
+#include <algorithm>
+
 #include <spdlog/spdlog.h>
 
 #include "match/field_value.h"
@@ -69,7 +71,23 @@ void Matcher::BuildPrefilter(const MatcherOptions& options) {
   }
   atoms_ = std::make_unique<LiteralScanner>(atoms);
   atom_count_ = atoms.size();
+  raw_prefilter_safe_ = std::none_of(atoms.begin(), atoms.end(),
+                                     [](const std::string& atom) { return atom.find('\n') != std::string::npos; });
   filtered_ = std::move(filtered);
+}
+
+bool Matcher::MayMatchParts(const std::vector<std::string_view>& parts) const {
+  if (filtered_ == nullptr) return true;
+  thread_local std::vector<int> found;
+  thread_local std::vector<int> potentials;
+  found.clear();
+  for (std::string_view part : parts) atoms_->Scan(part, &found);
+  if (found.empty()) return false;
+  std::sort(found.begin(), found.end());
+  found.erase(std::unique(found.begin(), found.end()), found.end());
+  potentials.clear();
+  filtered_->AllPotentials(found, &potentials);
+  return !potentials.empty();
 }
 
 bool Matcher::MayMatch(std::string_view text) const {

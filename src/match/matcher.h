@@ -54,6 +54,14 @@ class Matcher {
   uint64_t prefilter_skipped() const { return prefilter_skipped_.load(std::memory_order_relaxed); }
   // Number of prefilter literals (0: the prefilter is off or useless for this catalog).
   size_t atom_count() const { return atom_count_; }
+  // False when the prefilter proves that no pattern can match `text` (any text holding the
+  // record's message, e.g. its raw line).
+  bool MayMatch(std::string_view text) const;
+  // The same for a text made of these parts (joined by line breaks).
+  bool MayMatchParts(const std::vector<std::string_view>& parts) const;
+  // True when MayMatch() may be run on a record's raw line instead of its decoded text: no
+  // literal spans a line break (decoded text joins fields with them; raw lines hold none).
+  bool raw_prefilter_safe() const { return raw_prefilter_safe_; }
 
  private:
   struct Compiled {
@@ -64,8 +72,6 @@ class Matcher {
 
   explicit Matcher(const Catalog& catalog) : catalog_(catalog) {}
   void BuildPrefilter(const MatcherOptions& options);
-  // False when the prefilter proves no pattern can match `text`.
-  bool MayMatch(std::string_view text) const;
   void CandidatePatterns(std::string_view text, std::vector<int>* out) const;
   bool PassesFilters(int pattern, const LogRecord& record) const;
   bool CaptureHit(int pattern, std::string_view text, PatternHit* hit) const;
@@ -76,6 +82,7 @@ class Matcher {
   std::unique_ptr<re2::FilteredRE2> filtered_;  // null: no prefilter
   std::unique_ptr<LiteralScanner> atoms_;
   size_t atom_count_ = 0;
+  bool raw_prefilter_safe_ = false;
   mutable std::atomic<uint64_t> fallbacks_{0};
   mutable std::atomic<uint64_t> prefilter_passed_{0};
   mutable std::atomic<uint64_t> prefilter_skipped_{0};
