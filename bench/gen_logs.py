@@ -15,17 +15,19 @@ import json
 import os
 import random
 
+# (weight, logger, level, template): a healthy cluster's background. GC-overhead notices and
+# master changes are real (info-level) pattern hits, so they are kept rare.
 ORDINARY = [
-    ("o.e.m.j.JvmGcMonitorService", "INFO", "[gc][{n}] overhead, spent [{ms}ms] collecting in the last [1s]"),
-    ("o.e.c.m.MetadataMappingService", "INFO", "[logs-app-{d}/{id}] update_mapping [_doc]"),
-    ("o.e.c.r.a.AllocationService", "INFO", "Cluster health status changed from [YELLOW] to [GREEN] (reason: [shards started [[logs-app-{d}][{s}]]])."),
-    ("o.e.i.s.IndexShard", "DEBUG", "[logs-app-{d}][{s}] scheduling refresh; last refresh {ms}ms ago"),
-    ("o.e.h.AbstractHttpServerTransport", "WARN", "caught exception while handling client http traffic, closing connection Netty4HttpChannel{{localAddress=/10.0.{s}.7:9200, remoteAddress=/10.2.3.{s}:5{ms}}}"),
-    ("o.e.t.TcpTransport", "INFO", "closed transport connection [{n}] to [{{es-data-{s}}}{{{id}}}] with age [{ms}ms]"),
-    ("o.e.x.s.a.RealmsAuthenticationFailureHandler", "INFO", "Authentication of [svc_beats] was terminated by realm [reserved] - token expired"),
-    ("o.e.i.e.Engine", "DEBUG", "[logs-app-{d}][{s}] flushing shard on inactive"),
-    ("o.e.c.c.Coordinator", "INFO", "master node changed {{previous [], current [{{es-master-{s}}}{{{id}}}]}}, term: {n}, version: {ms}, reason: ApplyCommitRequest"),
-    ("o.e.x.i.IndexLifecycleRunner", "INFO", "policy [logs] for index [logs-app-{d}] on an error step due to a transient error, moving back to the failed step [check-rollover-ready] for execution. retry attempt [{s}]"),
+    (5, "o.e.m.j.JvmGcMonitorService", "INFO", "[gc][{n}] overhead, spent [{ms}ms] collecting in the last [{s}1s]"),
+    (200, "o.e.c.m.MetadataMappingService", "INFO", "[logs-app-{d}/{id}] update_mapping [_doc]"),
+    (60, "o.e.c.r.a.AllocationService", "INFO", "Cluster health status changed from [YELLOW] to [GREEN] (reason: [shards started [[logs-app-{d}][{s}]]])."),
+    (250, "o.e.i.s.IndexShard", "DEBUG", "[logs-app-{d}][{s}] scheduling refresh; last refresh {ms}ms ago"),
+    (80, "o.e.h.AbstractHttpServerTransport", "WARN", "caught exception while handling client http traffic, closing connection Netty4HttpChannel{{localAddress=/10.0.{s}.7:9200, remoteAddress=/10.2.3.{s}:5{ms}}}"),
+    (120, "o.e.t.TcpTransport", "INFO", "closed transport connection [{n}] to [{{es-data-{s}}}{{{id}}}] with age [{ms}ms]"),
+    (100, "o.e.x.s.a.RealmsAuthenticationFailureHandler", "INFO", "Authentication of [svc_beats] was terminated by realm [reserved] - token expired"),
+    (150, "o.e.i.e.Engine", "DEBUG", "[logs-app-{d}][{s}] flushing shard on inactive"),
+    (1, "o.e.c.c.Coordinator", "INFO", "master node changed {{previous [], current [{{es-master-{s}}}{{{id}}}]}}, term: {n}, version: {ms}, reason: ApplyCommitRequest"),
+    (40, "o.e.x.i.IndexLifecycleRunner", "INFO", "policy [logs] for index [logs-app-{d}] on an error step due to a transient error, moving back to the failed step [check-rollover-ready] for execution. retry attempt [{s}]"),
 ]
 PRECURSORS = [
     ("o.e.a.s.TransportSearchScrollAction", "WARN",
@@ -37,6 +39,8 @@ PRECURSORS = [
     ("o.e.m.j.JvmGcMonitorService", "WARN",
      "[gc][old][61231][412] duration [12.4s], collections [1]/[12.9s], total [12.4s]/[2.3m], memory [15.8gb]->[15.6gb]/[16gb]"),
 ]
+WEIGHTS = [row[0] for row in ORDINARY]
+ORDINARY_ROWS = [row[1:] for row in ORDINARY]
 TRACE = ["org.elasticsearch.transport.RemoteTransportException: [es-data-3][10.0.3.7:9300][indices:data/write/bulk[s]]",
          "Caused by: org.elasticsearch.index.engine.VersionConflictEngineException: [{id}]: version conflict, required seqNo [{n}], primary term [1]. current document has seqNo [{ms}] and primary term [1]"]
 TRACE += ["\tat org.elasticsearch.index.engine.InternalEngine.{m}(InternalEngine.java:{n})".replace("{m}", m)
@@ -96,7 +100,7 @@ def main():
                     logger, level, message = rnd.choice(PRECURSORS)
                     precursors += 1
                 else:
-                    logger, level, template = rnd.choice(ORDINARY)
+                    logger, level, template = rnd.choices(ORDINARY_ROWS, weights=WEIGHTS)[0]
                     message = fill(template, rnd)
                 trace = [fill(t, rnd) for t in TRACE] if rnd.random() < 0.0025 else []
                 line = render(args.format, node, when, logger, level, message, trace)

@@ -67,9 +67,20 @@ void RecordReader::FlushAll() {
 void RecordReader::Queue(const RawRecord& raw) {
   // Counted here, decoded or not: a cut line is data lost to --max-line-bytes either way.
   if (raw.truncated) ++stats_.truncated;
-  ready_.push_back(Pending{std::string(raw.text), raw.first_line, raw.truncated,
-                           raw.hints != nullptr ? *raw.hints : EnvelopeHints{},
-                           std::string(raw.envelope), raw.end_offset});
+  // Records already decoded lend their buffers: no allocation per line in the steady state.
+  if (spare_.empty()) spare_.emplace_back();
+  Pending& pending = ready_.emplace_back(std::move(spare_.back()));
+  spare_.pop_back();
+  pending.text.assign(raw.text);
+  pending.line = raw.first_line;
+  pending.truncated = raw.truncated;
+  if (raw.hints != nullptr) {
+    pending.hints = *raw.hints;
+  } else {
+    pending.hints = EnvelopeHints{};
+  }
+  pending.envelope.assign(raw.envelope);
+  pending.end_offset = raw.end_offset;
 }
 
 Result<RecordReader::Next> RecordReader::Read(LogRecord* record, Duration wait) {
@@ -122,8 +133,15 @@ Result<RecordReader::Next> RecordReader::Read(LogRecord* record, Duration wait) 
 }
 
 bool RecordReader::DecodeNext(LogRecord* record) {
-  Pending pending = std::move(ready_.front());
-  ready_.pop_front();
+  // Decoded in place, then handed back to spare_ for the next record's bytes.
+  struct Recycle {
+    RecordReader* reader;
+    ~Recycle() {
+      if (reader->spare_.size() < kMaxSpare) reader->spare_.push_back(std::move(reader->ready_.front()));
+      reader->ready_.pop_front();
+    }
+  } recycle{this};
+  const Pending& pending = ready_.front();
   processed_offset_ = std::max(processed_offset_, pending.end_offset);
   std::string why;
   std::string_view format;
@@ -147,8 +165,15 @@ bool RecordReader::DecodeNext(LogRecord* record) {
   }
   if (format.empty()) return false;
   ++stats_.records;
-  const std::string key = pending.envelope + "/" + std::string(format);
-  if (stats_.formats[key]++ == 0) stats_.format_examples[key] = pending.text.substr(0, 300);
+  // Counted per envelope/format; a run of records in the same one skips the map lookup.
+  if (last_format_count_ == nullptr || format.data() != last_format_.data() || pending.envelope != last_envelope_) {
+    const std::string key = pending.envelope + "/" + std::string(format);
+    last_format_count_ = &stats_.formats[key];
+    if (*last_format_count_ == 0) stats_.format_examples[key] = pending.text.substr(0, 300);
+    last_format_ = format;
+    last_envelope_ = pending.envelope;
+  }
+  ++*last_format_count_;
   record->source = source_->name();
   record->line_number = pending.line;
   record->truncated = pending.truncated;

@@ -106,6 +106,11 @@ class RecordReader final : public RecordStream {
   EnvelopeUnwrapper envelopes_;
   RecordAssembler assembler_;
   std::deque<Pending> ready_;
+  static constexpr size_t kMaxSpare = 64;
+  std::vector<Pending> spare_;  // decoded records whose buffers the next ones reuse
+  uint64_t* last_format_count_ = nullptr;  // stats_.formats entry of the last record
+  std::string_view last_format_;
+  std::string last_envelope_;
   std::string buffer_;
   uint64_t line_number_ = 0;
   uint64_t processed_offset_ = 0;

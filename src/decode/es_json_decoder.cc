@@ -2,9 +2,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <optional>
 
+#include "base/byte_search.h"
 #include "base/json_path.h"
 #include "base/timestamp_parser.h"
 
@@ -131,24 +134,39 @@ void Salvage(std::string_view text, const FieldMap& fields, const DecodeOptions&
 }
 
 // Walks a flat JSON object (string keys; string, number, true, false or null values) whose
-// text is plain ASCII without escapes, calling `field(key, value)` for each member; values
+// text is plain printable ASCII without escapes or tabs (spaces allowed), calling `field(key, value)` for each member; values
 // are given with their quotes for strings. False when the text is anything else: nested
 // values, escapes, non-ASCII bytes, duplicate-free or not, or not valid JSON.
 template <typename Field>
 bool WalkFlatObject(std::string_view text, Field field) {
+  // No control bytes (tabs included), no escapes, ASCII only; checked eight bytes at a time.
+  // Strings can then be skipped with memchr.
+  constexpr uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr uint64_t kHighs = 0x8080808080808080ULL;
+  uint64_t bad = 0;
+  size_t checked = 0;
+  for (; checked + 8 <= text.size(); checked += 8) {
+    uint64_t word;
+    std::memcpy(&word, text.data() + checked, 8);
+    const uint64_t below_space = (word - kOnes * 0x20) & ~word;         // bytes < 0x20 (or >= 0x80)
+    const uint64_t backslash = ((word ^ (kOnes * '\\')) - kOnes) & ~(word ^ (kOnes * '\\'));  // == '\\'
+    bad |= (word | below_space | backslash) & kHighs;
+  }
+  for (; checked < text.size(); ++checked) {
+    const auto byte = static_cast<unsigned char>(text[checked]);
+    bad |= (byte < 0x20) | (byte >= 0x80) | (byte == '\\');
+  }
+  if (bad != 0) return false;
   size_t at = 0;
   auto skip_space = [&] {
-    while (at < text.size() && (text[at] == ' ' || text[at] == '\t' || text[at] == '\r' || text[at] == '\n')) ++at;
+    while (at < text.size() && text[at] == ' ') ++at;
   };
   auto read_string = [&](std::string_view* out) {
     if (at >= text.size() || text[at] != '"') return false;
     const size_t begin = ++at;
-    while (at < text.size() && text[at] != '"') {
-      const auto byte = static_cast<unsigned char>(text[at]);
-      if (byte < 0x20 || byte >= 0x80 || byte == '\\') return false;
-      ++at;
-    }
-    if (at >= text.size()) return false;
+    const char* quote = FindByte(text.data() + begin, text.data() + text.size(), '"');
+    if (quote == text.data() + text.size()) return false;
+    at = static_cast<size_t>(quote - text.data());
     *out = text.substr(begin, at - begin);
     ++at;
     return true;
@@ -216,25 +234,37 @@ bool WalkFlatObject(std::string_view text, Field field) {
 
 bool EsJsonDecoder::DecodeHeader(std::string_view text, const DecodeOptions& options, LogRecord* record,
                                  std::vector<std::string_view>* searchable) const {
-  const FieldMap& fields = dialect_ == Dialect::kEcs ? kEcsFields : kEs7Fields;
-  // For each field, the value of the first of its keys present (as Decode() looks them up),
-  // and for messages whether any key was present.
+  // The keys of the fields the header needs, in lookup order, as string_views made once.
+  struct HeaderKeys {
+    std::vector<std::string_view> fields[7];
+    explicit HeaderKeys(const FieldMap& map) {
+      const std::initializer_list<const char*>* lists[] = {&map.time, &map.message, &map.node, &map.cluster};
+      for (size_t i = 0; i < 4; ++i) fields[i].assign(lists[i]->begin(), lists[i]->end());
+      fields[4] = {"error.type"};
+      fields[5] = {"error.message"};
+      fields[6] = {"error.stack_trace"};
+    }
+  };
+  static const HeaderKeys kEcsKeys(kEcsFields);
+  static const HeaderKeys kEs7Keys(kEs7Fields);
+  const HeaderKeys& keys = dialect_ == Dialect::kEcs ? kEcsKeys : kEs7Keys;
+  // For each field, the value of the first of its keys present (as Decode() looks them up).
   struct Found {
-    std::initializer_list<const char*> keys;
+    const std::vector<std::string_view>* keys;
     std::string_view value;
     size_t rank = SIZE_MAX;  // position of the key found in `keys`
   };
-  Found time{fields.time, {}, SIZE_MAX}, message{fields.message, {}, SIZE_MAX}, node{fields.node, {}, SIZE_MAX},
-      cluster{fields.cluster, {}, SIZE_MAX}, error_type{{"error.type"}, {}, SIZE_MAX},
-      error_message{{"error.message"}, {}, SIZE_MAX}, stack_trace{{"error.stack_trace"}, {}, SIZE_MAX};
+  Found time{&keys.fields[0], {}, SIZE_MAX}, message{&keys.fields[1], {}, SIZE_MAX}, node{&keys.fields[2], {}, SIZE_MAX},
+      cluster{&keys.fields[3], {}, SIZE_MAX}, error_type{&keys.fields[4], {}, SIZE_MAX},
+      error_message{&keys.fields[5], {}, SIZE_MAX}, stack_trace{&keys.fields[6], {}, SIZE_MAX};
   bool doubtful = false;
   const bool flat = WalkFlatObject(text, [&](std::string_view key, std::string_view value) {
     // Slow-log records get fields folded into their text: decode those in full.
     if (key == "took" || key.starts_with("elasticsearch.slowlog.")) doubtful = true;
     for (Found* found : {&time, &message, &node, &cluster, &error_type, &error_message, &stack_trace}) {
       size_t rank = 0;
-      for (const char* candidate : found->keys) {
-        if (key.size() == std::char_traits<char>::length(candidate) && key == candidate) {
+      for (std::string_view candidate : *found->keys) {
+        if (key == candidate) {
           if (rank == found->rank) doubtful = true;  // a duplicate key
           if (rank < found->rank) {
             found->rank = rank;

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "base/byte_search.h"
 #include "base/json_path.h"
 #include "base/timestamp_parser.h"
 
@@ -83,8 +84,9 @@ enum JsonMarker : unsigned { kRealtimeKey = 1, kFilebeatKey = 2, kStreamKey = 4,
 
 unsigned FindJsonMarkers(std::string_view line) {
   unsigned found = 0;
-  for (size_t at = line.find('"'); at != std::string_view::npos; at = line.find('"', at + 1)) {
-    const std::string_view rest = line.substr(at);
+  const char* const end = line.data() + line.size();
+  for (const char* quote = FindByte(line.data(), end, '"'); quote != end; quote = FindByte(quote + 1, end, '"')) {
+    const std::string_view rest(quote, static_cast<size_t>(end - quote));
     if (rest.size() < 2) break;
     switch (rest[1]) {
       case '_': if (rest.starts_with("\"__REALTIME_TIMESTAMP\"")) found |= kRealtimeKey; break;

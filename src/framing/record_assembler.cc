@@ -1,5 +1,7 @@
 #include "framing/record_assembler.h"
 
+#include <cstring>
+
 namespace foreshock {
 
 bool RecordAssembler::IsContinuation(std::string_view line) {
@@ -30,16 +32,32 @@ void RecordAssembler::Start(std::string_view line, bool truncated, uint64_t line
 }
 
 void RecordAssembler::ScanJson(std::string_view line) {
-  for (char c : line) {
+  // Strings make up most of a JSON line: jump through them with memchr to the next quote,
+  // and look at structural characters one by one only between strings.
+  const char* at = line.data();
+  const char* const end = at + line.size();
+  while (at < end) {
     if (json_in_string_) {
       if (json_escape_) {
         json_escape_ = false;
-      } else if (c == '\\') {
-        json_escape_ = true;
-      } else if (c == '"') {
-        json_in_string_ = false;
+        ++at;
+        continue;
       }
-    } else if (c == '"') {
+      const void* quote = std::memchr(at, '"', static_cast<size_t>(end - at));
+      const char* stop = quote == nullptr ? end : static_cast<const char*>(quote);
+      const void* backslash = std::memchr(at, '\\', static_cast<size_t>(stop - at));
+      if (backslash != nullptr) {  // an escape comes first: skip it and the character it escapes
+        at = static_cast<const char*>(backslash) + 1;
+        json_escape_ = true;
+        continue;
+      }
+      if (quote == nullptr) return;  // the string goes on in the next line
+      json_in_string_ = false;
+      at = stop + 1;
+      continue;
+    }
+    const char c = *at++;
+    if (c == '"') {
       json_in_string_ = true;
     } else if (c == '{' || c == '[') {
       ++json_depth_;
