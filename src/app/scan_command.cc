@@ -42,15 +42,16 @@ void LogSummary(const std::vector<std::unique_ptr<RecordReader>>& readers, const
     total.unreadable += stats.unreadable;
     total.truncated += stats.truncated;
     total.no_time += stats.no_time;
+    total.header_only += stats.header_only;
   }
   const PipelineSummary& summary = pipeline.summary();
   spdlog::info("{} lines, {} records, {} pattern hits, {} alerts; {} malformed (searched as text), "
                "{} unreadable (passed over), {} truncated, {} without a timestamp",
                total.lines, total.records, summary.hits, summary.alerts, total.malformed,
                total.unreadable, total.truncated, total.no_time);
-  spdlog::debug("literal prefilter: {} literals; {} records stopped, {} passed to the pattern set; "
-                "{} matched pattern by pattern",
-                matcher.atom_count(), matcher.prefilter_skipped(), matcher.prefilter_passed(),
+  spdlog::debug("literal prefilter: {} literals; {} records decoded header-only on their raw bytes; "
+                "{} checks stopped, {} passed to the pattern set; {} matched pattern by pattern",
+                matcher.atom_count(), total.header_only, matcher.prefilter_skipped(), matcher.prefilter_passed(),
                 matcher.fallback_count());
   const CorrelatorStats& correlator = pipeline.correlator_stats();
   spdlog::info("correlation: {} inhibited or absorbed, {} duplicate records, {} records later than "
