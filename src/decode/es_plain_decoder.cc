@@ -24,39 +24,64 @@ bool TakeBracketed(std::string_view* rest, std::string_view* content) {
 
 }  // namespace
 
-Decoder::Outcome EsPlainDecoder::Decode(std::string_view text, const DecodeOptions& options,
-                                        LogRecord* record, std::string* why) const {
-  const size_t newline = text.find('\n');
-  std::string_view rest = text.substr(0, newline);
+// The header fields of a plain record, and where its message starts. kNotMine/kMalformed
+// as Decode() reports them.
+Decoder::Outcome EsPlainDecoder::Parse(std::string_view text, const DecodeOptions& options, Header* header,
+                                       std::string* why) {
+  header->newline = text.find('\n');
+  std::string_view rest = text.substr(0, header->newline);
   std::string_view stamp;
   if (!TakeBracketed(&rest, &stamp)) return Outcome::kNotMine;
   auto parsed = ParseTimestamp(stamp, *options.zone);
   if (!parsed) return Outcome::kNotMine;
-  std::string_view level;
-  std::string_view logger;
-  if (!TakeBracketed(&rest, &level) || !TakeBracketed(&rest, &logger)) {
+  if (!TakeBracketed(&rest, &header->level) || !TakeBracketed(&rest, &header->logger)) {
     *why = "plain record without [level][logger] after its timestamp";
     return Outcome::kMalformed;
   }
-  record->time = parsed->time;
-  record->has_time = true;
-  record->level = ParseLevel(Trim(level));
-  record->logger.assign(Trim(logger));
-
+  header->time = parsed->time;
   // " [node] message": the node field is absent in the deprecation log, so take a bracket
   // only when a space or the end of the line follows it.
+  header->node = {};
   if (rest.starts_with(" [")) {
     std::string_view after = rest.substr(1);
     std::string_view node;
     if (TakeBracketed(&after, &node) && (after.empty() || after.front() == ' ')) {
-      record->node.assign(node);
+      header->node = node;
       rest = after;
     }
   }
   if (rest.starts_with(' ')) rest.remove_prefix(1);
-  record->text.assign(rest);
+  header->message = rest;
+  return Outcome::kDecoded;
+}
+
+bool EsPlainDecoder::DecodeHeader(std::string_view text, const DecodeOptions& options, LogRecord* record,
+                                  std::vector<std::string_view>* searchable) const {
+  Header header;
+  std::string why;
+  if (Parse(text, options, &header, &why) != Outcome::kDecoded) return false;
+  record->time = header.time;
+  record->has_time = true;
+  record->node.assign(header.node);
+  searchable->clear();
+  searchable->push_back(header.message);
+  if (header.newline != std::string_view::npos) searchable->push_back(text.substr(header.newline + 1));
+  return true;
+}
+
+Decoder::Outcome EsPlainDecoder::Decode(std::string_view text, const DecodeOptions& options,
+                                        LogRecord* record, std::string* why) const {
+  Header header;
+  const Outcome outcome = Parse(text, options, &header, why);
+  if (outcome != Outcome::kDecoded) return outcome;
+  record->time = header.time;
+  record->has_time = true;
+  record->level = ParseLevel(Trim(header.level));
+  record->logger.assign(Trim(header.logger));
+  record->node.assign(header.node);
+  record->text.assign(header.message);
   record->message_length = record->text.size();
-  if (newline != std::string_view::npos) record->text.append(text.substr(newline));
+  if (header.newline != std::string_view::npos) record->text.append(text.substr(header.newline));
   return Outcome::kDecoded;
 }
 

@@ -19,6 +19,19 @@ class EsPlainDecoder final : public Decoder {
   std::string_view name() const override { return "es-plain"; }
   Outcome Decode(std::string_view text, const DecodeOptions& options, LogRecord* record,
                  std::string* why) const override;
+  bool DecodeHeader(std::string_view text, const DecodeOptions& options, LogRecord* record,
+                    std::vector<std::string_view>* searchable) const override;
+
+ private:
+  struct Header {
+    TimePoint time;
+    std::string_view level;
+    std::string_view logger;
+    std::string_view node;
+    std::string_view message;  // the first line's message
+    size_t newline = std::string_view::npos;  // where continuation lines start
+  };
+  static Outcome Parse(std::string_view text, const DecodeOptions& options, Header* header, std::string* why);
 };
 
 }  // namespace foreshock

@@ -1,5 +1,7 @@
 #include "match/literal_scanner.h"
 
+#include <algorithm>
+
 #include <cctype>
 #include <queue>
 
@@ -60,16 +62,25 @@ LiteralScanner::LiteralScanner(const std::vector<std::string>& literals)
       }
     }
   }
+  // The scanning table: each entry is the next state's row offset, shifted left once, with
+  // the low bit set when that state ends a literal; no multiply or output lookup per byte.
+  table_.resize(transitions_.size());
+  for (size_t slot = 0; slot < transitions_.size(); ++slot) {
+    const auto next = static_cast<uint32_t>(transitions_[slot]);
+    table_[slot] = (next * static_cast<uint32_t>(class_count_)) << 1 | (outputs_[next].empty() ? 0u : 1u);
+  }
 }
 
 void LiteralScanner::Scan(std::string_view text, std::vector<int>* found) const {
-  std::vector<bool> seen(literal_count_, false);
-  int state = 0;
+  const size_t first_new = found->size();
+  uint32_t row = 0;
   for (char c : text) {
-    state = Next(state, static_cast<unsigned char>(c));
-    for (int literal : outputs_[static_cast<size_t>(state)]) {
-      if (!seen[static_cast<size_t>(literal)]) {
-        seen[static_cast<size_t>(literal)] = true;
+    const uint32_t entry = table_[row + byte_class_[static_cast<unsigned char>(c)]];
+    row = entry >> 1;
+    if ((entry & 1) == 0) continue;
+    for (int literal : outputs_[row / class_count_]) {
+      // Each literal once: the list found in one text is short.
+      if (std::find(found->begin() + static_cast<std::ptrdiff_t>(first_new), found->end(), literal) == found->end()) {
         found->push_back(literal);
       }
     }

@@ -23,13 +23,11 @@ class LiteralScanner {
   void Scan(std::string_view text, std::vector<int>* found) const;
 
  private:
-  int Next(int state, unsigned char byte) const {
-    return transitions_[static_cast<size_t>(state) * class_count_ + byte_class_[byte]];
-  }
 
   uint8_t byte_class_[256] = {};  // folded byte -> class; 0 for bytes in no literal
   size_t class_count_ = 1;
   std::vector<int> transitions_;           // state * class_count_ + class -> next state
+  std::vector<uint32_t> table_;            // the same, as Scan() walks it (see the constructor)
   std::vector<std::vector<int>> outputs_;  // literals ending at each state (suffix links folded in)
   size_t literal_count_ = 0;
 };
