@@ -9,6 +9,15 @@
 
 namespace foreshock {
 
+namespace {
+
+// Decompressed bytes handed out per Read(): a 20:1 archive must not become one huge buffer.
+constexpr size_t kOutputCap = 1 << 20;
+// Compressed bytes kept in hand before reading more from the file.
+constexpr size_t kRefill = 64 * 1024;
+
+}  // namespace
+
 // One compression format's streaming decoder.
 class DecompressingSource::Decoder {
  public:
@@ -57,6 +66,7 @@ class DecompressingSource::GzipDecoder final : public Decoder {
         *error = std::string("corrupt gzip data (") + (stream_.msg != nullptr ? stream_.msg : "inflate failed") + ")";
         more = false;
       }
+      if (out->size() >= kOutputCap) more = false;  // the rest next time: memory stays bounded
     }
     return in.size() - stream_.avail_in;
   }
@@ -75,7 +85,7 @@ class DecompressingSource::ZstdDecoder final : public Decoder {
   size_t Feed(std::string_view in, std::string* out, std::string* error) override {
     ZSTD_inBuffer input{in.data(), in.size(), 0};
     char chunk[256 * 1024];
-    while (input.pos < input.size) {
+    while (input.pos < input.size && out->size() < kOutputCap) {
       ZSTD_outBuffer output{chunk, sizeof chunk, 0};
       const size_t status = ZSTD_decompressStream(stream_, &output, &input);
       out->append(chunk, output.pos);
@@ -86,7 +96,7 @@ class DecompressingSource::ZstdDecoder final : public Decoder {
       boundary_ = status == 0;
     }
     // Flush what the decoder still holds for this input.
-    while (!boundary_) {
+    while (!boundary_ && out->size() < kOutputCap) {
       ZSTD_outBuffer output{chunk, sizeof chunk, 0};
       const size_t status = ZSTD_decompressStream(stream_, &output, &input);
       out->append(chunk, output.pos);
@@ -109,9 +119,14 @@ DecompressingSource::~DecompressingSource() = default;
 Result<Source::ReadState> DecompressingSource::Read(std::string* out, Duration wait) {
   if (ended_) return ReadState::kEnd;
   if (sniffed_ && decoder_ == nullptr) return inner_->Read(out, wait);
-  auto state = inner_->Read(&compressed_, wait);
-  if (!state.ok()) return state.status();
-  if (!sniffed_ && (compressed_.size() >= 4 || *state == ReadState::kEnd)) {
+  ReadState state = ReadState::kData;
+  if (!inner_ended_ && compressed_.size() < kRefill) {
+    auto read = inner_->Read(&compressed_, wait);
+    if (!read.ok()) return read.status();
+    state = *read;
+    inner_ended_ = state == ReadState::kEnd;
+  }
+  if (!sniffed_ && (compressed_.size() >= 4 || inner_ended_)) {
     sniffed_ = true;
     const auto* magic = reinterpret_cast<const unsigned char*>(compressed_.data());
     if (compressed_.size() >= 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
@@ -123,10 +138,10 @@ Result<Source::ReadState> DecompressingSource::Read(std::string* out, Duration w
     } else {
       out->append(compressed_);
       compressed_.clear();
-      return *state;
+      return state;
     }
   }
-  if (!sniffed_) return *state == ReadState::kEnd ? ReadState::kEnd : ReadState::kIdle;
+  if (!sniffed_) return inner_ended_ ? ReadState::kEnd : ReadState::kIdle;
   if (!compressed_.empty()) {
     std::string error;
     const size_t used = decoder_->Feed(compressed_, out, &error);
@@ -138,14 +153,14 @@ Result<Source::ReadState> DecompressingSource::Read(std::string* out, Duration w
       return out->empty() ? ReadState::kEnd : ReadState::kData;
     }
   }
-  if (*state == ReadState::kEnd) {
+  if (inner_ended_ && compressed_.empty()) {
     if (!decoder_->at_boundary()) {
       damage_ = compression_ + " archive truncated at compressed byte offset " + std::to_string(consumed_);
     }
     ended_ = true;
     return out->empty() ? ReadState::kEnd : ReadState::kData;
   }
-  return ReadState::kData;
+  return out->empty() && state == ReadState::kIdle ? ReadState::kIdle : ReadState::kData;
 }
 
 Result<std::unique_ptr<DecompressingSource>> OpenInputFile(const std::string& path) {

@@ -38,6 +38,7 @@ class DecompressingSource final : public Source {
   std::unique_ptr<Decoder> decoder_;
   bool sniffed_ = false;
   bool ended_ = false;
+  bool inner_ended_ = false;
   std::string compression_;
   std::string compressed_;  // read from inner_, not yet decompressed
   uint64_t consumed_ = 0;   // compressed bytes decompressed so far

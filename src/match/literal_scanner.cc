@@ -62,6 +62,18 @@ LiteralScanner::LiteralScanner(const std::vector<std::string>& literals)
       }
     }
   }
+  // Every literal's first three (folded) bytes, hashed into a bitmap: a text in which no
+  // three consecutive bytes hit it holds no literal, and most texts are ruled out that way
+  // with independent loads instead of the automaton's dependent ones.
+  trigrams_.assign(kTrigramBits / 64, 0);
+  for (const std::string& literal : literals) {
+    if (literal.size() < 3) {
+      trigrams_.clear();  // too short to rule texts out this way
+      break;
+    }
+    const uint32_t hash = TrigramHash(Fold(literal[0]), Fold(literal[1]), Fold(literal[2]));
+    trigrams_[hash / 64] |= uint64_t{1} << (hash % 64);
+  }
   // The scanning table: each entry is the next state's row offset, shifted left once, with
   // the low bit set when that state ends a literal; no multiply or output lookup per byte.
   table_.resize(transitions_.size());
@@ -71,7 +83,24 @@ LiteralScanner::LiteralScanner(const std::vector<std::string>& literals)
   }
 }
 
+bool LiteralScanner::MayHold(std::string_view text) const {
+  if (trigrams_.empty()) return true;
+  if (text.size() < 3) return false;
+  const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+  uint32_t a = Fold(bytes[0]);
+  uint32_t b = Fold(bytes[1]);
+  for (size_t i = 2; i < text.size(); ++i) {
+    const uint32_t c = Fold(bytes[i]);
+    const uint32_t hash = TrigramHash(a, b, c);
+    if ((trigrams_[hash / 64] >> (hash % 64)) & 1) return true;
+    a = b;
+    b = c;
+  }
+  return false;
+}
+
 void LiteralScanner::Scan(std::string_view text, std::vector<int>* found) const {
+  if (!MayHold(text)) return;
   const size_t first_new = found->size();
   uint32_t row = 0;
   for (char c : text) {
