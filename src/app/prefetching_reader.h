@@ -3,7 +3,8 @@
 // PrefetchingReader runs a RecordReader on a thread of its own: decompression, framing and
 // decoding of one input proceed in parallel with the other inputs and with the pipeline,
 // which merges the streams by event time and so keeps the output in order. Records pass in
-// batches through a bounded queue, so memory stays flat whatever the input's size. A
+// batches through a bounded queue, so memory stays flat whatever the input's size; consumed
+// batches go back to the reading thread with their buffers, so records cost no allocation. A
 // `keep` predicate (replay's --from/--to/--node) drops records on the reading thread.
 // After kEnd, reader() gives the finished reader's counters.
 
@@ -42,6 +43,7 @@ class PrefetchingReader final : public RecordStream {
   std::mutex mutex_;
   std::condition_variable changed_;
   std::deque<std::vector<LogRecord>> batches_;
+  std::vector<std::vector<LogRecord>> spare_;  // consumed batches, back for reuse
   bool done_ = false;
   bool stopping_ = false;
   Status error_;
