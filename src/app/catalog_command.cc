@@ -1,7 +1,8 @@
-// `foreshock catalog list|lint|test|explain`: the tooling SREs use to read, check and
+// `foreshock catalog list|lint|test|explain|export`: the tooling SREs use to read, check and
 // extend the precursor catalog.
 
 #include <iostream>
+#include <regex>
 
 #include "app/catalog_examples.h"
 #include "app/common_options.h"
@@ -14,7 +15,7 @@ namespace {
 namespace po = boost::program_options;
 
 constexpr std::string_view kUsage =
-    "foreshock catalog list | lint [PATH...] | test [PATH...] | explain ID  [OPTIONS]";
+    "foreshock catalog list | lint [PATH...] | test [PATH...] | explain ID | export [--ere]  [OPTIONS]";
 
 std::string_view MarkerName(Marker marker) {
   switch (marker) {
@@ -100,12 +101,38 @@ int Test(const Catalog& catalog) {
   return failed == 0 ? kExitOk : kExitAlert;
 }
 
+// The patterns' regexes, one per line, for other tools (the peers in bench/): RE2 syntax
+// with named groups made plain (rg, PCRE), or with --ere translated to POSIX extended
+// syntax for grep -E (classes spelled out; case-insensitive flags dropped: use grep -i).
+int Export(const Catalog& catalog, bool ere) {
+  static const std::pair<std::regex, std::string> kPlain[] = {
+      {std::regex(R"(\(\?P<[A-Za-z_][A-Za-z0-9_]*>)"), "("}};
+  static const std::pair<std::regex, std::string> kEre[] = {
+      {std::regex(R"(\(\?P<[A-Za-z_][A-Za-z0-9_]*>)"), "("}, {std::regex(R"(\(\?:)"), "("}, {std::regex(R"(\(\?s:)"), "("},
+      {std::regex(R"(\(\?i\))"), ""},  {std::regex(R"(\\d)"), "[0-9]"},
+      {std::regex(R"(\\s)"), "[[:space:]]"}, {std::regex(R"(\\w)"), "[[:alnum:]_]"},
+      {std::regex(R"(\\S)"), "[^[:space:]]"}, {std::regex(R"(\\D)"), "[^0-9]"},
+      {std::regex(R"(([+*?])\?)"), "$1"}};  // lazy quantifiers: ERE has none
+  for (const Pattern& pattern : catalog.patterns()) {
+    std::string regex = pattern.regex;
+    if (ere) {
+      for (const auto& [from, to] : kEre) regex = std::regex_replace(regex, from, to);
+    } else {
+      for (const auto& [from, to] : kPlain) regex = std::regex_replace(regex, from, to);
+    }
+    std::cout << regex << "\n";
+  }
+  return kExitOk;
+}
+
 }  // namespace
 
 int RunCatalog(const Args& args) {
   CommonOptions common;
+  bool ere = false;
   po::options_description options("Options");
   AddCatalogOptions(&options, &common);
+  options.add_options()("ere", po::bool_switch(&ere), "export: POSIX extended regexes for grep -E");
   po::variables_map values;
   if (auto stop = ParseArgs(args, kUsage, options, "action", &values)) return *stop;
   std::vector<std::string> action;
@@ -113,8 +140,8 @@ int RunCatalog(const Args& args) {
   if (action.empty()) return UsageError(std::string("usage: ") + std::string(kUsage));
   const std::string verb = action[0];
   const std::vector<std::string> rest(action.begin() + 1, action.end());
-  if (verb != "list" && verb != "lint" && verb != "test" && verb != "explain") {
-    return UsageError("unknown catalog action '" + verb + "' (list, lint, test, explain)");
+  if (verb != "list" && verb != "lint" && verb != "test" && verb != "explain" && verb != "export") {
+    return UsageError("unknown catalog action '" + verb + "' (list, lint, test, explain, export)");
   }
   // lint and test take the catalog paths to check as arguments; alone, they check the
   // built-in catalog plus any --catalog.
@@ -137,6 +164,7 @@ int RunCatalog(const Args& args) {
     return kExitOk;
   }
   if (verb == "list") return List(*catalog);
+  if (verb == "export") return Export(*catalog, ere);
   if (verb == "test") return Test(*catalog);
   return Explain(*catalog, rest[0]);
 }

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Single-threaded scan throughput of foreshock against its peers on the same page-cached
+# file, in one run: cat, wc -l, grep -F (one literal), grep -E -f and rg -f with the
+# catalog's own regexes (foreshock catalog export), and SEC with one rule per regex on a
+# slice. Prints MB/s, lines/s and peak RSS for each, and foreshock's ratio to each peer.
+# usage: bench/throughput.sh [BUILD_DIR] [MB] [FORMAT: ecs|es-json|plain] [SEC_SLICE_MB]
+set -euo pipefail
+build="${1:-build}"
+mb="${2:-1024}"
+format="${3:-ecs}"
+sec_mb="${4:-16}"
+here="$(cd "$(dirname "$0")" && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+foreshock="$build/foreshock"
+
+python3 "$here/gen_logs.py" "$work/logs" --mb "$mb" --nodes 1 --format "$format" >&2
+file=$(ls "$work"/logs/*)
+lines=$(wc -l < "$file")
+"$foreshock" catalog export > "$work/re.txt"
+"$foreshock" catalog export --ere > "$work/ere.txt"
+cat "$file" > /dev/null  # page cache
+
+declare -A wall
+# run LABEL MB COMMAND...: best wall time of three, with peak RSS
+run() {
+  local label="$1" size="$2"; shift 2
+  local best=""
+  for _ in 1 2 3; do
+    # Not /dev/null: GNU grep stops at the first match when its output goes nowhere.
+    /usr/bin/time -f "%e %M" -o "$work/time" "$@" > "$work/out" 2> "$work/err" || true
+    read -r seconds rss < <(tail -1 "$work/time")
+    if [[ -z "$best" ]] || awk "BEGIN{exit !($seconds < $best)}"; then best="$seconds"; best_rss="$rss"; fi
+  done
+  wall[$label]="$best"
+  awk -v l="$label" -v s="$best" -v mb="$size" -v n="$lines" -v total="$mb" -v r="$best_rss" \
+    'BEGIN{ s = (s < 0.001 ? 0.001 : s); printf "%-14s %8.0f MB/s %12.0f lines/s  peak RSS %7.1f MB\n", l, mb / s, n * (mb / total) / s, r / 1024 }'
+}
+
+echo "input: $mb MB of generated $format logs, $lines lines; $(wc -l < "$work/re.txt") catalog regexes"
+run cat "$mb" cat "$file"
+run wc-l "$mb" wc -l "$file"
+run grep-F "$mb" grep -c -F "too many scroll contexts" "$file"
+run grep-E-f "$mb" grep -c -E -f "$work/ere.txt" "$file"
+if command -v rg > /dev/null; then run rg-f "$mb" rg -c -f "$work/re.txt" "$file"; fi
+run foreshock "$mb" "$foreshock" scan --log-level error "$file"
+run foreshock-full "$mb" "$foreshock" scan --log-level error --exhaustive "$file"
+if command -v sec > /dev/null; then
+  head -c "${sec_mb}000000" "$file" > "$work/slice"
+  while IFS= read -r regex; do
+    printf 'type=Single\nptype=RegExp\npattern=%s\ndesc=hit\naction=none\n\n' "$regex"
+  done < "$work/re.txt" > "$work/sec.conf"
+  run "sec(${sec_mb}MB)" "$sec_mb" sec -conf="$work/sec.conf" -input="$work/slice" -notail -quiet
+  wall[sec]="${wall[sec(${sec_mb}MB)]}"
+fi
+echo
+for peer in cat wc-l grep-F grep-E-f rg-f foreshock-full; do
+  [[ -n "${wall[$peer]:-}" ]] || continue
+  awk -v p="$peer" -v f="${wall[foreshock]}" -v w="${wall[$peer]}" \
+    'BEGIN{printf "foreshock speed / %-14s %6.2fx\n", p, w / f}'
+done
+if [[ -n "${wall[sec]:-}" ]]; then
+  awk -v f="${wall[foreshock]}" -v s="${wall[sec]}" -v mb="$mb" -v smb="$sec_mb" \
+    'BEGIN{printf "foreshock speed / %-14s %6.2fx (per MB)\n", "sec", (s / smb) / (f / mb)}'
+fi
