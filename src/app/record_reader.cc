@@ -1,5 +1,7 @@
 #include "app/record_reader.h"
 
+#include <algorithm>
+
 #include <spdlog/spdlog.h>
 
 namespace foreshock {
@@ -67,10 +69,12 @@ void RecordReader::FlushAll() {
 void RecordReader::Queue(const RawRecord& raw) {
   // Counted here, decoded or not: a cut line is data lost to --max-line-bytes either way.
   if (raw.truncated) ++stats_.truncated;
-  // Records already decoded lend their buffers: no allocation per line in the steady state.
-  if (spare_.empty()) spare_.emplace_back();
-  Pending& pending = ready_.emplace_back(std::move(spare_.back()));
-  spare_.pop_back();
+  if (ring_count_ == ring_.size()) {  // full: grow, oldest first
+    std::rotate(ring_.begin(), ring_.begin() + static_cast<std::ptrdiff_t>(ring_head_), ring_.end());
+    ring_head_ = 0;
+    ring_.resize(ring_.size() * 2);
+  }
+  Pending& pending = ring_[(ring_head_ + ring_count_++) % ring_.size()];
   pending.text.assign(raw.text);
   pending.line = raw.first_line;
   pending.truncated = raw.truncated;
@@ -85,7 +89,7 @@ void RecordReader::Queue(const RawRecord& raw) {
 
 Result<RecordReader::Next> RecordReader::Read(LogRecord* record, Duration wait) {
   while (true) {
-    while (!ready_.empty()) {
+    while (ring_count_ > 0) {
       if (DecodeNext(record)) return Next::kRecord;
     }
     if (ended_) return Next::kEnd;
@@ -121,7 +125,7 @@ Result<RecordReader::Next> RecordReader::Read(LogRecord* record, Duration wait) 
           FlushAll();
           break;
         }
-        if (ready_.empty()) processed_offset_ = std::max(processed_offset_, assembler_.skipped_end());
+        if (ring_count_ == 0) processed_offset_ = std::max(processed_offset_, assembler_.skipped_end());
         return Next::kIdle;
       case Source::ReadState::kEnd:
         FlushAll();
@@ -133,15 +137,15 @@ Result<RecordReader::Next> RecordReader::Read(LogRecord* record, Duration wait) 
 }
 
 bool RecordReader::DecodeNext(LogRecord* record) {
-  // Decoded in place, then handed back to spare_ for the next record's bytes.
-  struct Recycle {
+  // Decoded in place; the slot (and its buffers) then serves a later record.
+  const Pending& pending = ring_[ring_head_];
+  struct Advance {
     RecordReader* reader;
-    ~Recycle() {
-      if (reader->spare_.size() < kMaxSpare) reader->spare_.push_back(std::move(reader->ready_.front()));
-      reader->ready_.pop_front();
+    ~Advance() {
+      reader->ring_head_ = (reader->ring_head_ + 1) % reader->ring_.size();
+      --reader->ring_count_;
     }
-  } recycle{this};
-  const Pending& pending = ready_.front();
+  } advance{this};
   processed_offset_ = std::max(processed_offset_, pending.end_offset);
   std::string why;
   std::string_view format;

@@ -13,7 +13,6 @@
 
 #include <chrono>
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -105,9 +104,11 @@ class RecordReader final : public RecordStream {
   LineFramer framer_;
   EnvelopeUnwrapper envelopes_;
   RecordAssembler assembler_;
-  std::deque<Pending> ready_;
-  static constexpr size_t kMaxSpare = 64;
-  std::vector<Pending> spare_;  // decoded records whose buffers the next ones reuse
+  // Records framed and not yet decoded, in a ring whose slots keep their buffers: in the
+  // steady state no record costs an allocation.
+  std::vector<Pending> ring_ = std::vector<Pending>(16);
+  size_t ring_head_ = 0;
+  size_t ring_count_ = 0;
   uint64_t* last_format_count_ = nullptr;  // stats_.formats entry of the last record
   std::string_view last_format_;
   std::string last_envelope_;

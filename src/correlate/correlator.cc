@@ -140,7 +140,15 @@ void Correlator::NoteActivity(const LogRecord& record, std::vector<Alert>* alert
   static const Pattern kAnyLine;
   static const PatternHit kNoHit;
   HitContext context{record.time, record.node, record.cluster, &kAnyLine, &kNoHit, {}};
-  for (int rule : expects_any_) Disarm(rule, context, alerts);
+  // Every line lands here: the group keys depend on the node and cluster only, which rarely
+  // change from one line to the next, so they are built once per change.
+  if (record.node != activity_node_ || record.cluster != activity_cluster_ || activity_keys_.empty()) {
+    activity_node_ = record.node;
+    activity_cluster_ = record.cluster;
+    activity_keys_.clear();
+    for (int rule : expects_any_) activity_keys_.push_back(IndexKey(rule, context));
+  }
+  for (size_t i = 0; i < expects_any_.size(); ++i) DisarmKey(activity_keys_[i], context, alerts);
 }
 
 void Correlator::ApplyHit(int rule_index, int step, const HitContext& hit,
@@ -294,9 +302,16 @@ void Correlator::Recover(const Pattern& recovery, const HitContext& hit, std::ve
   }
 }
 
-void Correlator::Disarm(int rule_index, const HitContext& hit, std::vector<Alert>* alerts) {
+std::string Correlator::IndexKey(int rule_index, const HitContext& hit) const {
   const Rule& rule = catalog_.rules()[static_cast<size_t>(rule_index)];
-  const std::string index_key = rule.id + '\x1f' + GroupKey(GroupOf(rule, hit.node, hit.cluster, *hit.hit));
+  return rule.id + '\x1f' + GroupKey(GroupOf(rule, hit.node, hit.cluster, *hit.hit));
+}
+
+void Correlator::Disarm(int rule_index, const HitContext& hit, std::vector<Alert>* alerts) {
+  DisarmKey(IndexKey(rule_index, hit), hit, alerts);
+}
+
+void Correlator::DisarmKey(const std::string& index_key, const HitContext& hit, std::vector<Alert>* alerts) {
   auto it = Find(index_key);
   if (it == states_.end()) return;
   if (it->firing) {

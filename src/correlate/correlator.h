@@ -101,6 +101,9 @@ class Correlator {
             std::vector<Alert>* alerts);
   void Recover(const Pattern& recovery, const HitContext& hit, std::vector<Alert>* alerts);
   void Disarm(int rule_index, const HitContext& hit, std::vector<Alert>* alerts);
+  void DisarmKey(const std::string& index_key, const HitContext& hit, std::vector<Alert>* alerts);
+  // The state index key of `rule_index` for this hit's group.
+  std::string IndexKey(int rule_index, const HitContext& hit) const;
   void Resolve(StateList::iterator state, TimePoint time, const std::string& why,
                std::vector<Alert>* alerts);
   StateList::iterator Find(const std::string& index_key);
@@ -114,6 +117,9 @@ class Correlator {
   std::vector<std::vector<int>> recovers_;               // recovery pattern -> rules it resolves
   std::vector<std::vector<int>> expects_;                // pattern -> absence rules it satisfies
   std::vector<int> expects_any_;                         // absence rules satisfied by any line
+  std::string activity_node_;                            // NoteActivity's keys are for this node
+  std::string activity_cluster_;                         // and cluster
+  std::vector<std::string> activity_keys_;
   StateList states_;  // most recently hit first
   std::unordered_map<std::string, StateList::iterator> index_;
   TimePoint watermark_{};
