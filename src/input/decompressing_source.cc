@@ -11,8 +11,9 @@ namespace foreshock {
 
 namespace {
 
-// Decompressed bytes handed out per Read(): a 20:1 archive must not become one huge buffer.
-constexpr size_t kOutputCap = 1 << 20;
+// Decompressed bytes handed out per Read(), like a plain file's read: a 20:1 archive must not
+// become one huge buffer.
+constexpr size_t kOutputCap = 256 * 1024;
 // Compressed bytes kept in hand before reading more from the file.
 constexpr size_t kRefill = 64 * 1024;
 
