@@ -36,6 +36,7 @@ class DecompressingSource::GzipDecoder final : public Decoder {
   ~GzipDecoder() override { inflateEnd(&stream_); }
 
   size_t Feed(std::string_view in, std::string* out, std::string* error) override {
+    const size_t start = out->size();
     stream_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
     stream_.avail_in = static_cast<uInt>(in.size());
     char chunk[256 * 1024];
@@ -67,7 +68,7 @@ class DecompressingSource::GzipDecoder final : public Decoder {
         *error = std::string("corrupt gzip data (") + (stream_.msg != nullptr ? stream_.msg : "inflate failed") + ")";
         more = false;
       }
-      if (out->size() >= kOutputCap) more = false;  // the rest next time: memory stays bounded
+      if (out->size() - start >= kOutputCap) more = false;  // the rest next time: memory stays bounded
     }
     return in.size() - stream_.avail_in;
   }
@@ -84,9 +85,10 @@ class DecompressingSource::ZstdDecoder final : public Decoder {
   ~ZstdDecoder() override { ZSTD_freeDStream(stream_); }
 
   size_t Feed(std::string_view in, std::string* out, std::string* error) override {
+    const size_t start = out->size();
     ZSTD_inBuffer input{in.data(), in.size(), 0};
     char chunk[256 * 1024];
-    while (input.pos < input.size && out->size() < kOutputCap) {
+    while (input.pos < input.size && out->size() - start < kOutputCap) {
       ZSTD_outBuffer output{chunk, sizeof chunk, 0};
       const size_t status = ZSTD_decompressStream(stream_, &output, &input);
       out->append(chunk, output.pos);
@@ -97,7 +99,7 @@ class DecompressingSource::ZstdDecoder final : public Decoder {
       boundary_ = status == 0;
     }
     // Flush what the decoder still holds for this input.
-    while (!boundary_ && out->size() < kOutputCap) {
+    while (!boundary_ && out->size() - start < kOutputCap) {
       ZSTD_outBuffer output{chunk, sizeof chunk, 0};
       const size_t status = ZSTD_decompressStream(stream_, &output, &input);
       out->append(chunk, output.pos);
