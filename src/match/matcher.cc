@@ -170,6 +170,9 @@ bool Matcher::CaptureHit(int pattern, std::string_view text, PatternHit* hit) co
 }
 
 void Matcher::Match(const LogRecord& record, std::vector<PatternHit>* hits) const {
+  // Header-only records (no text) are most lines: with the prefilter on, every pattern needs
+  // a literal, so an empty text matches nothing.
+  if (record.text.empty() && filtered_ != nullptr) return;
   thread_local std::vector<int> candidates;
   CandidatePatterns(record.text, &candidates);
   for (int pattern : candidates) {
