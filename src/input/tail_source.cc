@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <filesystem>
 #include <cstring>
@@ -79,7 +80,19 @@ bool TailSource::OpenPath(bool from_start) {
   fd_ = fd;
   uint64_t offset = 0;
   if (resume_) {
-    if (resume_->identity.Matches(fd_)) {
+    if (resume_->identity.Matches(fd_) && resume_->identity.head_bytes == 0 && resume_->offset == 0 &&
+        resume_->saved_at > 0) {
+      // Saved before we saw a byte of it: the inode is all we know. If it was copytruncated
+      // while we were down, its lines are in a copy written since; read those first.
+      QueueWrittenSince(resume_->saved_at);
+      resume_.reset();
+      if (!queued_.empty()) {
+        ::close(fd_);
+        fd_ = -1;
+        if (OpenQueued()) return true;
+        return OpenPath(/*from_start=*/true);
+      }
+    } else if (resume_->identity.Matches(fd_)) {
       offset = resume_->offset;  // the same file: go on where we stopped
     } else {
       // Rotated while we were stopped: finish the old file first, if it is still there.
@@ -144,6 +157,28 @@ void TailSource::QueueMissedGenerations(int previous) {
     const bool after = info.st_mtim.tv_sec > last.st_mtim.tv_sec ||
                        (info.st_mtim.tv_sec == last.st_mtim.tv_sec && info.st_mtim.tv_nsec >= last.st_mtim.tv_nsec);
     if (after) later.push_back({candidate, info.st_mtim});
+  }
+  std::sort(later.begin(), later.end(), [](const Candidate& a, const Candidate& b) {
+    return a.written.tv_sec != b.written.tv_sec ? a.written.tv_sec < b.written.tv_sec
+                                                : a.written.tv_nsec < b.written.tv_nsec;
+  });
+  for (const Candidate& candidate : later) queued_.push_back({candidate.path, 0});
+}
+
+void TailSource::QueueWrittenSince(int64_t since) {
+  struct Candidate {
+    std::string path;
+    struct timespec written;
+  };
+  std::vector<Candidate> later;
+  const std::string base = BaseName(path_);
+  for (const std::string& candidate : Siblings()) {
+    struct stat info {};
+    if (BaseName(candidate).rfind(base, 0) != 0 || ::stat(candidate.c_str(), &info) != 0) continue;
+    const std::pair<uint64_t, uint64_t> id(info.st_dev, info.st_ino);
+    if (std::find(finished_.begin(), finished_.end(), id) != finished_.end()) continue;
+    const int64_t written = static_cast<int64_t>(info.st_mtim.tv_sec) * 1000000 + info.st_mtim.tv_nsec / 1000;
+    if (written >= since) later.push_back({candidate, info.st_mtim});
   }
   std::sort(later.begin(), later.end(), [](const Candidate& a, const Candidate& b) {
     return a.written.tv_sec != b.written.tv_sec ? a.written.tv_sec < b.written.tv_sec
@@ -263,9 +298,12 @@ Result<Source::ReadState> TailSource::Read(std::string* out, Duration /*wait*/) 
 
 std::optional<FilePosition> TailSource::PositionAt(uint64_t stream_offset) const {
   if (generations_.empty()) return resume_;  // not opened yet: still where we were told to resume
+  const int64_t now = std::chrono::duration_cast<std::chrono::microseconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
   for (auto it = generations_.rbegin(); it != generations_.rend(); ++it) {
     if (stream_offset >= it->stream_start) {
-      return FilePosition{it->identity, it->file_start + (stream_offset - it->stream_start), finished_};
+      return FilePosition{it->identity, it->file_start + (stream_offset - it->stream_start), finished_, now};
     }
   }
   return std::nullopt;

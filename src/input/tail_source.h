@@ -30,6 +30,10 @@ struct FilePosition {
   uint64_t offset = 0;  // bytes of that file fully processed
   // Rotated generations already read to their end (device, inode): never read again.
   std::vector<std::pair<uint64_t, uint64_t>> finished;
+  // When this position was taken (microseconds since the epoch). A generation saved before
+  // any of its bytes were seen has no head to recognise it by: files of the folder written
+  // after this moment may hold its lines (a copytruncate while we were down).
+  int64_t saved_at = 0;
 };
 
 struct TailStats {
@@ -71,6 +75,9 @@ class TailSource final : public Source {
   std::vector<std::string> Siblings() const;
   // Queues the rotated generations written after `previous` (an open fd) and not read yet.
   void QueueMissedGenerations(int previous);
+  // Queues the path's rotated files written after `since` (microseconds since the epoch), not
+  // read yet, oldest first, each from its start.
+  void QueueWrittenSince(int64_t since);
   // Opens the next queued generation, from its start. False when none is left.
   bool OpenQueued();
   // Closes the current file, remembering it as read to its end.

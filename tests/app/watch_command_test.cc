@@ -162,6 +162,23 @@ TEST_F(WatchTest, AFileIsSavedAsSoonAsItIsOpenedSoItsRotationWhileDownIsFollowed
   EXPECT_EQ(Stop(pid, SIGTERM), 0);
 }
 
+TEST_F(WatchTest, AFileMetEmptyAndCopytruncatedWhileDownIsReadFromItsCopy) {
+  { std::ofstream create(log_); }
+  pid_t pid = StartWatch(Args({"--checkpoint-interval", "1h"}), out_, err_);
+  const std::string state = dir_.path() + "/state/state.json";
+  ASSERT_TRUE(WaitFor([&] { return testing::ReadFileIfExists(state).find("es.json") != std::string::npos; }, 10s))
+      << testing::ReadFile(err_);
+  Stop(pid, SIGKILL);  // it knows the inode, but not a byte of the content
+  int n = 0;
+  for (; n < 5; ++n) Append(log_, Line(n, true));
+  fs::copy_file(log_, log_ + ".1");  // copytruncate while down, then more lines
+  { std::ofstream truncate(log_, std::ios::trunc); }
+  for (; n < 7; ++n) Append(log_, Line(n, true));
+  pid = StartWatch(Args(), out_, err_);
+  ExpectAll(7);
+  EXPECT_EQ(Stop(pid, SIGTERM), 0);
+}
+
 // SIGKILL at random moments while a writer appends and rotates (rename, or copytruncate):
 // over many rounds every precursor line alerts exactly once. (Delete + recreate is tested
 // with a live watcher: a deleted file that nobody holds open is gone for any reader.)

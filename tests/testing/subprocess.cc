@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <mutex>
+#include <set>
 #include <thread>
 
 #include "testing/test_paths.h"
@@ -171,6 +173,35 @@ int ChildProcess::Wait() {
 
 namespace foreshock::testing {
 
+namespace {
+
+// Children started with StartForeshock and not stopped yet. A test that fails an ASSERT
+// before StopProcess would leave its watcher running for ever: at the end of every test,
+// whatever is left is killed.
+std::mutex g_started_mutex;
+std::set<pid_t> g_started;
+
+class KillLeftoverChildren final : public ::testing::EmptyTestEventListener {
+  void OnTestEnd(const ::testing::TestInfo& /*test*/) override {
+    std::set<pid_t> left;
+    {
+      std::lock_guard lock(g_started_mutex);
+      left.swap(g_started);
+    }
+    for (pid_t pid : left) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, nullptr, 0);
+    }
+  }
+};
+
+const bool g_listener_added = [] {
+  ::testing::UnitTest::GetInstance()->listeners().Append(new KillLeftoverChildren);
+  return true;
+}();
+
+}  // namespace
+
 int StartForeshock(const std::vector<std::string>& args, const std::string& out_path,
                    const std::string& err_path) {
   const int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -180,10 +211,16 @@ int StartForeshock(const std::vector<std::string>& args, const std::string& out_
   const pid_t pid = Spawn(argv, -1, out, err);
   ::close(out);
   ::close(err);
+  std::lock_guard lock(g_started_mutex);
+  g_started.insert(pid);
   return pid;
 }
 
 int StopProcess(int pid, int signal) {
+  {
+    std::lock_guard lock(g_started_mutex);
+    g_started.erase(pid);
+  }
   ::kill(pid, signal);
   int status = 0;
   ::waitpid(pid, &status, 0);
