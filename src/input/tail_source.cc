@@ -84,7 +84,9 @@ bool TailSource::OpenPath(bool from_start) {
         resume_->saved_at > 0) {
       // Saved before we saw a byte of it: the inode is all we know. If it was copytruncated
       // while we were down, its lines are in a copy written since; read those first.
-      QueueWrittenSince(resume_->saved_at);
+      QueueWrittenSince(timespec{static_cast<time_t>(resume_->saved_at / 1000000),
+                                 static_cast<long>(resume_->saved_at % 1000000 * 1000)},
+                        std::nullopt);
       resume_.reset();
       if (!queued_.empty()) {
         ::close(fd_);
@@ -138,52 +140,31 @@ bool TailSource::OpenPath(bool from_start) {
 void TailSource::QueueMissedGenerations(int previous) {
   struct stat last {};
   if (::fstat(previous, &last) != 0) return;
+  QueueWrittenSince(last.st_mtim, std::make_pair(static_cast<uint64_t>(last.st_dev), static_cast<uint64_t>(last.st_ino)));
+}
+
+void TailSource::QueueWrittenSince(struct timespec since, std::optional<std::pair<uint64_t, uint64_t>> except) {
   struct Candidate {
     std::string path;
     struct timespec written;
+  };
+  auto earlier = [](const struct timespec& a, const struct timespec& b) {
+    return a.tv_sec != b.tv_sec ? a.tv_sec < b.tv_sec : a.tv_nsec < b.tv_nsec;
   };
   std::vector<Candidate> later;
   const std::string base = BaseName(path_);
   for (const std::string& candidate : Siblings()) {
     struct stat info {};
     if (BaseName(candidate).rfind(base, 0) != 0 || ::stat(candidate.c_str(), &info) != 0) continue;
-    if (info.st_ino == last.st_ino && info.st_dev == last.st_dev) continue;
     const std::pair<uint64_t, uint64_t> id(info.st_dev, info.st_ino);
-    if (std::find(finished_.begin(), finished_.end(), id) != finished_.end()) continue;
+    if (id == except || std::find(finished_.begin(), finished_.end(), id) != finished_.end()) continue;
     if (std::find_if(queued_.begin(), queued_.end(), [&](const Queued& q) { return q.path == candidate; }) !=
         queued_.end()) {
       continue;
     }
-    const bool after = info.st_mtim.tv_sec > last.st_mtim.tv_sec ||
-                       (info.st_mtim.tv_sec == last.st_mtim.tv_sec && info.st_mtim.tv_nsec >= last.st_mtim.tv_nsec);
-    if (after) later.push_back({candidate, info.st_mtim});
+    if (!earlier(info.st_mtim, since)) later.push_back({candidate, info.st_mtim});
   }
-  std::sort(later.begin(), later.end(), [](const Candidate& a, const Candidate& b) {
-    return a.written.tv_sec != b.written.tv_sec ? a.written.tv_sec < b.written.tv_sec
-                                                : a.written.tv_nsec < b.written.tv_nsec;
-  });
-  for (const Candidate& candidate : later) queued_.push_back({candidate.path, 0});
-}
-
-void TailSource::QueueWrittenSince(int64_t since) {
-  struct Candidate {
-    std::string path;
-    struct timespec written;
-  };
-  std::vector<Candidate> later;
-  const std::string base = BaseName(path_);
-  for (const std::string& candidate : Siblings()) {
-    struct stat info {};
-    if (BaseName(candidate).rfind(base, 0) != 0 || ::stat(candidate.c_str(), &info) != 0) continue;
-    const std::pair<uint64_t, uint64_t> id(info.st_dev, info.st_ino);
-    if (std::find(finished_.begin(), finished_.end(), id) != finished_.end()) continue;
-    const int64_t written = static_cast<int64_t>(info.st_mtim.tv_sec) * 1000000 + info.st_mtim.tv_nsec / 1000;
-    if (written >= since) later.push_back({candidate, info.st_mtim});
-  }
-  std::sort(later.begin(), later.end(), [](const Candidate& a, const Candidate& b) {
-    return a.written.tv_sec != b.written.tv_sec ? a.written.tv_sec < b.written.tv_sec
-                                                : a.written.tv_nsec < b.written.tv_nsec;
-  });
+  std::sort(later.begin(), later.end(), [&](const Candidate& x, const Candidate& y) { return earlier(x.written, y.written); });
   for (const Candidate& candidate : later) queued_.push_back({candidate.path, 0});
 }
 

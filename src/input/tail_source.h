@@ -15,6 +15,7 @@
 // the stream it returned into (file identity, offset) for checkpoints. Read() never blocks.
 // Not thread-safe.
 
+#include <ctime>
 #include <memory>
 #include <optional>
 #include <string>
@@ -75,9 +76,9 @@ class TailSource final : public Source {
   std::vector<std::string> Siblings() const;
   // Queues the rotated generations written after `previous` (an open fd) and not read yet.
   void QueueMissedGenerations(int previous);
-  // Queues the path's rotated files written after `since` (microseconds since the epoch), not
-  // read yet, oldest first, each from its start.
-  void QueueWrittenSince(int64_t since);
+  // Queues the path's rotated files (named like it) written at or after `since`, other than
+  // `except` (device, inode) and not read yet, oldest first, each from its start.
+  void QueueWrittenSince(struct timespec since, std::optional<std::pair<uint64_t, uint64_t>> except);
   // Opens the next queued generation, from its start. False when none is left.
   bool OpenQueued();
   // Closes the current file, remembering it as read to its end.
