@@ -16,6 +16,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
+constexpr auto kMaxSlice = std::chrono::milliseconds(50);
+
 bool IsCompressed(const std::string& path) {
   for (const char* ext : {".gz", ".zst", ".bz2", ".xz", ".zip"}) {
     if (path.ends_with(ext)) return true;
@@ -101,9 +103,13 @@ Status Follower::Step(Pipeline* pipeline, bool* got_data) {
     next_rescan_ = now + options_.rescan_interval;
   }
   *got_data = false;
+  // A long drain (a backlog, rotated generations read after a restart) is cut into slices,
+  // so that the caller checkpoints between them: a watcher killed mid-drain resumes where
+  // the last slice ended, not where the drain began.
+  const auto slice_end = std::chrono::steady_clock::now() + kMaxSlice;
   for (auto& [path, file] : files_) {
     LogRecord record;
-    while (true) {
+    while (std::chrono::steady_clock::now() < slice_end) {
       auto next = file.reader->Read(&record, Duration(0));
       if (!next.ok()) {
         spdlog::warn("{}: {}; will retry", path, next.status().message());

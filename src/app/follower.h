@@ -38,8 +38,9 @@ class Follower {
   Follower(const Follower&) = delete;
   Follower& operator=(const Follower&) = delete;
 
-  // Picks up new files when due, then hands every record available in every file to
-  // `pipeline`. *got_data is set when anything was read.
+  // Picks up new files when due, then hands the records available in every file to
+  // `pipeline`, for at most about 50 ms (the caller checkpoints between calls). *got_data is
+  // set when anything was read.
   Status Step(Pipeline* pipeline, bool* got_data);
   // Sleeps until a followed file or folder changes, or `at_most` passes.
   void Wait(Duration at_most);
