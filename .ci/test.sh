@@ -25,7 +25,7 @@ run_suite() {
 
 run_suite build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 # The same suite under the sanitizers, except the SIGKILL crash-consistency test: under
-# ASan's slowdown it shows, about once in twenty runs, an alert sent twice after a restart
+# ASan's slowdown it shows, about once in twenty-four runs, an alert sent twice after a restart
 # (issue 6 is open on it); it runs in the suite above.
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   run_suite build-asan -DCMAKE_BUILD_TYPE=Debug -DFORESHOCK_SANITIZE=address,undefined \
