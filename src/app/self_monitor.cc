@@ -1,8 +1,8 @@
 #include "app/self_monitor.h"
 
-#include <unistd.h>
-
 #include <functional>
+
+#include "base/host_name.h"
 
 namespace foreshock::app {
 namespace {
@@ -15,12 +15,6 @@ Rule MakeRule(std::string id, std::string name, Severity severity, std::string r
   rule.steps.push_back(RuleStep{{}, severity, "", 1});
   rule.runbook = std::move(runbook);
   return rule;
-}
-
-std::string HostName() {
-  char name[256] = {};
-  ::gethostname(name, sizeof name - 1);
-  return name;
 }
 
 TimePoint WallNow() { return std::chrono::time_point_cast<Duration>(std::chrono::system_clock::now()); }

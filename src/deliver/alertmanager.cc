@@ -1,10 +1,9 @@
 #include "deliver/alertmanager.h"
 
-#include <unistd.h>
-
 #include <fstream>
 #include <spdlog/spdlog.h>
 
+#include "base/host_name.h"
 #include "deliver/http_status.h"
 
 namespace foreshock {
@@ -15,12 +14,6 @@ std::string LabelName(const std::string& field) {
   std::string name;
   for (char c : field) name.push_back(std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
   if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) name.insert(name.begin(), '_');
-  return name;
-}
-
-std::string HostName() {
-  char name[256] = {};
-  ::gethostname(name, sizeof name - 1);
   return name;
 }
 

@@ -76,32 +76,31 @@ void Matcher::BuildPrefilter(const MatcherOptions& options) {
   filtered_ = std::move(filtered);
 }
 
-bool Matcher::MayMatchParts(const std::vector<std::string_view>& parts) const {
-  if (filtered_ == nullptr) return true;
-  thread_local std::vector<int> found;
-  thread_local std::vector<int> potentials;
-  found.clear();
-  for (std::string_view part : parts) atoms_->Scan(part, &found);
+bool Matcher::PotentialsFrom(const std::vector<int>& found) const {
   if (found.empty()) return false;
-  std::sort(found.begin(), found.end());
-  found.erase(std::unique(found.begin(), found.end()), found.end());
+  thread_local std::vector<int> potentials;
   potentials.clear();
   filtered_->AllPotentials(found, &potentials);
   return !potentials.empty();
 }
 
+bool Matcher::MayMatchParts(const std::vector<std::string_view>& parts) const {
+  if (filtered_ == nullptr) return true;
+  thread_local std::vector<int> found;
+  found.clear();
+  for (std::string_view part : parts) atoms_->Scan(part, &found);
+  // Each Scan lists a literal once; across parts it may come twice.
+  std::sort(found.begin(), found.end());
+  found.erase(std::unique(found.begin(), found.end()), found.end());
+  return PotentialsFrom(found);
+}
+
 bool Matcher::MayMatch(std::string_view text) const {
   if (filtered_ == nullptr) return true;
   thread_local std::vector<int> found;
-  thread_local std::vector<int> potentials;
   found.clear();
   atoms_->Scan(text, &found);
-  bool may = false;
-  if (!found.empty()) {
-    potentials.clear();
-    filtered_->AllPotentials(found, &potentials);
-    may = !potentials.empty();
-  }
+  const bool may = PotentialsFrom(found);
   (may ? prefilter_passed_ : prefilter_skipped_).fetch_add(1, std::memory_order_relaxed);
   return may;
 }

@@ -73,6 +73,8 @@ class Matcher {
   explicit Matcher(const Catalog& catalog) : catalog_(catalog) {}
   void BuildPrefilter(const MatcherOptions& options);
   void CandidatePatterns(std::string_view text, std::vector<int>* out) const;
+  // Whether the atoms found in a text let any pattern through.
+  bool PotentialsFrom(const std::vector<int>& found) const;
   bool PassesFilters(int pattern, const LogRecord& record) const;
   bool CaptureHit(int pattern, std::string_view text, PatternHit* hit) const;
 
