@@ -14,8 +14,8 @@ namespace {
 
 namespace po = boost::program_options;
 
-constexpr std::string_view kUsage =
-    "foreshock catalog list | lint [PATH...] | test [PATH...] | explain ID | export [--ere]  [OPTIONS]";
+constexpr std::string_view kSynopsis =
+    "list | lint [PATH...] | test [PATH...] | explain ID | export [--ere]  [OPTIONS]";
 
 std::string_view MarkerName(Marker marker) {
   switch (marker) {
@@ -134,10 +134,10 @@ int RunCatalog(const Args& args) {
   AddCatalogOptions(&options, &common);
   options.add_options()("ere", po::bool_switch(&ere), "export: POSIX extended regexes for grep -E");
   po::variables_map values;
-  if (auto stop = ParseArgs(args, kUsage, options, "action", &values)) return *stop;
+  if (auto stop = ParseArgs(args, "catalog", kSynopsis, options, "action", &values)) return *stop;
   std::vector<std::string> action;
   if (values.count("action") > 0) action = values["action"].as<std::vector<std::string>>();
-  if (action.empty()) return UsageError(std::string("usage: ") + std::string(kUsage));
+  if (action.empty()) return UsageError("usage: foreshock catalog " + std::string(kSynopsis));
   const std::string verb = action[0];
   const std::vector<std::string> rest(action.begin() + 1, action.end());
   if (verb != "list" && verb != "lint" && verb != "test" && verb != "explain" && verb != "export") {

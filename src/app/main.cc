@@ -23,7 +23,9 @@ void PrintHelp() {
               << "\n";
   }
   std::cout << "\nRun 'foreshock VERB --help' for a verb's options.\n"
-               "Exit codes: 0 ok, 1 an alert fired (only with --fail-on-alert), 2 error.\n";
+               "Every verb reads a config file with --config FILE ([VERB] sections); "
+               "'foreshock --print-config [VERB] [--config FILE]' shows the effective settings.\n"
+               "Exit codes: 0 ok, 1 an alert fired (only with --fail-on-alert), 2 error, 3 replay met damaged input.\n";
 }
 
 }  // namespace
@@ -38,6 +40,13 @@ const std::vector<Verb>& Verbs() {
       {"match", "show which patterns hit each record and what they captured", RunMatch},
   };
   return verbs;
+}
+
+const Verb* FindVerb(std::string_view name) {
+  for (const Verb& verb : Verbs()) {
+    if (verb.name == name) return &verb;
+  }
+  return nullptr;
 }
 
 int Main(int argc, char** argv) {
@@ -58,9 +67,16 @@ int Main(int argc, char** argv) {
       std::cout << "foreshock " FORESHOCK_VERSION "\n";
       return kExitOk;
     }
-    for (const Verb& verb : Verbs()) {
-      if (verb.name == first) return verb.run(Args(all.begin() + 1, all.end()));
+    if (first == "--print-config") {
+      // `foreshock --print-config [VERB] [OPTIONS]`: the sidecar's settings unless a verb is named.
+      Args rest(all.begin() + 1, all.end());
+      const bool names_verb = !rest.empty() && FindVerb(rest.front()) != nullptr;
+      const Verb* verb = FindVerb(names_verb ? rest.front() : "watch");
+      if (names_verb) rest.erase(rest.begin());
+      rest.push_back("--print-config");
+      return verb->run(rest);
     }
+    if (const Verb* verb = FindVerb(first)) return verb->run(Args(all.begin() + 1, all.end()));
     return UsageError("unknown verb '" + first + "' (try 'foreshock --help')");
   } catch (const std::exception& e) {
     std::cerr << "foreshock: internal error: " << e.what() << "\n";

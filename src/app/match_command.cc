@@ -41,7 +41,7 @@ int RunMatch(const Args& args) {
   AddLoggingOption(&options, &common);
   options.add_options()("summary-only", po::bool_switch(&quiet), "print only the hit counts");
   po::variables_map values;
-  if (auto stop = ParseArgs(args, "foreshock match [OPTIONS] [FILE|-]...", options, "input", &values)) {
+  if (auto stop = ParseArgs(args, "match", "[OPTIONS] [FILE|-]...", options, "input", &values)) {
     return *stop;
   }
   if (Status status = SetUpLogging(common.log_level); !status.ok()) return UsageError(status.message());

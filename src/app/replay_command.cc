@@ -115,7 +115,7 @@ int RunReplay(const Args& args) {
       ("lateness", po::value(&lateness)->default_value("30s"),
        "how far out of event-time order lines may be within one input and still correlate in order");
   po::variables_map values;
-  if (auto stop = ParseArgs(args, "foreshock replay [OPTIONS] FILE|FOLDER|GLOB...", options, "input", &values)) {
+  if (auto stop = ParseArgs(args, "replay", "[OPTIONS] FILE|FOLDER|GLOB...", options, "input", &values)) {
     return *stop;
   }
   if (Status status = SetUpLogging(common.log_level); !status.ok()) return UsageError(status.message());

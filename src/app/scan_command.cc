@@ -118,7 +118,7 @@ int RunScan(const Args& args) {
       "lateness", po::value(&lateness)->default_value("30s"),
       "how far out of event-time order lines may arrive and still correlate as if in order");
   po::variables_map values;
-  if (auto stop = ParseArgs(args, "foreshock scan [OPTIONS] [FILE|-]...", options, "input", &values)) {
+  if (auto stop = ParseArgs(args, "scan", "[OPTIONS] [FILE|-]...", options, "input", &values)) {
     return *stop;
   }
   if (Status status = SetUpLogging(common.log_level); !status.ok()) return UsageError(status.message());

@@ -22,13 +22,16 @@ struct Verb {
 
 // The verbs Main() dispatches to, in the order --help lists them.
 const std::vector<Verb>& Verbs();
+// The verb called `name`, or null.
+const Verb* FindVerb(std::string_view name);
 
-// Parses `args` for `usage` ("foreshock scan [OPTIONS] [FILE|-]...") with `options` and,
-// when `positional_name` is set, positional arguments stored as a vector<string> under
-// that name.
-// Returns an exit code when the run should stop now: 0 after printing --help, 2 after a
-// usage error; nullopt when the verb should go on.
-std::optional<int> ParseArgs(const Args& args, std::string_view usage,
+// Parses `args` of `verb` ("scan"; its usage line reads "foreshock scan " + `synopsis`)
+// with `options` and, when `positional_name` is set, positional arguments stored as a
+// vector<string> under that name. Every verb also takes --config FILE (its [verb] section
+// is read after the command line) and --print-config.
+// Returns an exit code when the run should stop now: 0 after printing --help or the
+// effective settings, 2 after a usage or config error; nullopt when the verb should go on.
+std::optional<int> ParseArgs(const Args& args, std::string_view verb, std::string_view synopsis,
                              const boost::program_options::options_description& options,
                              const char* positional_name,
                              boost::program_options::variables_map* values);

@@ -99,7 +99,7 @@ int RunWatch(const Args& args) {
       ("drain-timeout", po::value(&drain_timeout)->default_value("5s"),
        "at shutdown, how long to wait for queued alerts (the rest stay spooled under --state-dir)");
   po::variables_map values;
-  if (auto stop = ParseArgs(args, "foreshock watch [OPTIONS] PATH|GLOB...", options, "input", &values)) {
+  if (auto stop = ParseArgs(args, "watch", "[OPTIONS] PATH|GLOB...", options, "input", &values)) {
     return *stop;
   }
   if (Status status = SetUpLogging(common.log_level); !status.ok()) return UsageError(status.message());
