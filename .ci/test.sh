@@ -24,6 +24,8 @@ run_suite() {
 }
 
 run_suite build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+echo "== package: build the .deb, install it, check the installed foreshock, remove it"
+bash .ci/package-test.sh build
 # The same suite under the sanitizers, except the SIGKILL crash-consistency test: under
 # ASan's slowdown it shows, about once in twenty-four runs, an alert sent twice after a restart
 # (issue 6 is open on it); it runs in the suite above.
