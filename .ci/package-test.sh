@@ -44,8 +44,13 @@ for needed in $(objdump -p /usr/bin/foreshock | awk '/NEEDED/ {print $2}'); do
   owner="$(dpkg -S "$path" 2>/dev/null || dpkg -S "/usr${path}" 2>/dev/null || dpkg -S "${path#/usr}" 2>/dev/null || true)"
   owner="${owner%%:*}"
   [[ -n "$owner" ]] || fail "$needed ($path) belongs to no package"
-  [[ ",$depends" == *", $owner "* || ",$depends" == *",$owner "* || ",$depends" == *", $owner" ]] \
-    || fail "$needed comes from $owner, which Depends does not name: $depends"
+  # The dependency may name the package or a virtual package it provides.
+  names=("$owner" $(dpkg-query -W -f='${Provides}' "$owner" | tr ',' '\n' | awk '{print $1}'))
+  declared=false
+  for name in "${names[@]}"; do
+    if tr ',' '\n' <<<"$depends" | awk '{print $1}' | grep -qx "$name"; then declared=true; fi
+  done
+  $declared || fail "$needed comes from $owner, which Depends does not name: $depends"
 done
 echo "every NEEDED library comes from a declared dependency"
 
