@@ -16,6 +16,8 @@ test_packages=(
   openssl     # a self-signed certificate for the HTTPS delivery test
   chromium    # renders replay's HTML report in a test
   zstd        # makes .zst archives for the replay tests
+  clang-14 libclang-rt-14-dev  # libFuzzer targets (.ci/fuzz.sh)
+  systemd     # systemd-analyze verifies the packaged unit (the service is never started)
 )
 
 wanted=("${build_packages[@]}")

@@ -111,10 +111,18 @@ void ReadFile(const std::string& path, std::vector<Pattern>* patterns, std::vect
     for (const YAML::Node& item : list) {
       if (!item.IsMap()) {
         reader.Error(item, std::string("each entry of '") + section + "' must be a map");
-      } else if (section[0] == 'p') {
-        patterns->push_back(ReadPattern(reader, item));
-      } else {
-        rules->push_back(ReadRule(reader, item));
+        continue;
+      }
+      // The readers check the shapes they expect; a shape they missed still becomes an
+      // error at its place, never an exception out of the loader.
+      try {
+        if (section[0] == 'p') {
+          patterns->push_back(ReadPattern(reader, item));
+        } else {
+          rules->push_back(ReadRule(reader, item));
+        }
+      } catch (const YAML::Exception& e) {
+        report->Error({path, e.mark.line + 1, e.mark.column + 1}, "unexpected shape: " + e.msg);
       }
     }
   }

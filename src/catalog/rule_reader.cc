@@ -91,7 +91,13 @@ Rule ReadRule(const YamlReader& reader, const YAML::Node& node) {
     if (!steps || !steps.IsSequence() || steps.size() == 0) {
       reader.Error(steps ? steps : node, "a sequence rule needs a non-empty list of 'steps'");
     } else {
-      for (const YAML::Node& step : steps) rule.steps.push_back(ReadStep(reader, step, severity, true));
+      for (const YAML::Node& step : steps) {
+        if (step.IsMap()) {
+          rule.steps.push_back(ReadStep(reader, step, severity, true));
+        } else {
+          reader.Error(step, "each entry of 'steps' must be a map");
+        }
+      }
     }
     const std::string start = reader.StringOr(node, "start", "first");
     if (start != "first" && start != "any") reader.Error(node["start"], "start must be first or any");

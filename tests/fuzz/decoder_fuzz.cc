@@ -1,0 +1,49 @@
+// Fuzzes every decoder: the input is decoded with each format --format accepts, and with
+// auto. Property: whenever a decoder's fast path (DecodeHeader) vouches for a line, a full
+// Decode() of it succeeds with the same time, node and cluster; the fast path decides which
+// lines reach the matcher, so a broken promise there would silently lose precursors.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "decode/decoder_registry.h"
+#include "fuzz_check.h"
+
+using namespace foreshock;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  static const std::vector<std::string> formats = [] {
+    std::vector<std::string> names = {"auto"};
+    for (const FormatInfo& format : KnownFormats()) names.emplace_back(format.name);
+    return names;
+  }();
+  const DecodeOptions options;
+  for (const std::string& format : formats) {
+    auto set = DecoderSet::Create(format);
+    FUZZ_CHECK(set.ok());
+    LogRecord full, header;
+    std::string why;
+    std::string_view used;
+    const Decoder::Outcome outcome = (*set)->Decode(text, options, &full, &why, &used);
+    FUZZ_CHECK(outcome != Decoder::Outcome::kMalformed || !why.empty());
+    FUZZ_CHECK(full.message_length <= full.text.size());
+
+    auto fresh = DecoderSet::Create(format);
+    std::vector<std::string_view> searchable;
+    if ((*fresh)->DecodeHeader(text, options, &header, &searchable, &used)) {
+      full.Clear();
+      FUZZ_CHECK((*fresh)->Decode(text, options, &full, &why, &used) == Decoder::Outcome::kDecoded);
+      FUZZ_CHECK(full.has_time == header.has_time);
+      FUZZ_CHECK(!full.has_time || full.time == header.time);
+      FUZZ_CHECK(full.node == header.node);
+      FUZZ_CHECK(full.cluster == header.cluster);
+      for (std::string_view part : searchable) {
+        FUZZ_CHECK(part.data() >= text.data() && part.data() + part.size() <= text.data() + text.size());
+      }
+    }
+  }
+  return 0;
+}
