@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "base/write_all.h"
+#include "sink/alert_json.h"
 
 extern char** environ;
 
@@ -53,7 +54,7 @@ SendResult ExecDestination::Send(const nlohmann::json& alert) {
     ::close(to_child[1]);
     return SendResult::Retry(name_ + ": cannot run: " + std::strerror(spawned));
   }
-  std::string body = alert.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string body = DumpAlertJson(alert);
   body.push_back('\n');
   (void)WriteAll(to_child[1], body, name_);  // a command that ignores its stdin may close it early
   ::close(to_child[1]);

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "deliver/http_status.h"
+#include "sink/alert_json.h"
 
 namespace foreshock {
 namespace {
@@ -53,7 +54,7 @@ SendResult WebhookDestination::Send(const nlohmann::json& alert) {
   const std::string key = "Idempotency-Key: " + fs["fingerprint"].get<std::string>() + "-" +
                           alert["event"]["action"].get<std::string>() + "-" + std::to_string(fs["stage"].get<int>()) +
                           "-" + alert["@timestamp"].get<std::string>();
-  const std::string body = alert.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  const std::string body = DumpAlertJson(alert);
   return ResultOfPost(http_.PostJson(options_.url, body, {key}), options_.url);
 }
 

@@ -49,8 +49,37 @@ nlohmann::json AlertToJson(const Alert& alert) {
   return out;
 }
 
+std::string DumpAlertJson(const nlohmann::json& json) {
+  std::string text = json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  // Outside strings the JSON text is ASCII without DEL, so these bytes are string content.
+  const auto is_c1_lead = [&](size_t i) {
+    return text[i] == '\xc2' && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+           static_cast<unsigned char>(text[i + 1]) <= 0x9f;
+  };
+  size_t found = 0;
+  while (found < text.size() && text[found] != '\x7f' && !is_c1_lead(found)) ++found;
+  if (found == text.size()) return text;
+  std::string escaped = text.substr(0, found);
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (size_t i = found; i < text.size(); ++i) {
+    unsigned code;
+    if (text[i] == '\x7f') {
+      code = 0x7f;
+    } else if (is_c1_lead(i)) {
+      code = static_cast<unsigned char>(text[++i]);
+    } else {
+      escaped.push_back(text[i]);
+      continue;
+    }
+    escaped += "\\u00";
+    escaped.push_back(kHex[code >> 4]);
+    escaped.push_back(kHex[code & 0xf]);
+  }
+  return escaped;
+}
+
 std::string AlertToJsonLine(const Alert& alert) {
-  std::string line = AlertToJson(alert).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string line = DumpAlertJson(AlertToJson(alert));
   line.push_back('\n');
   return line;
 }

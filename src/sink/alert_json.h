@@ -12,8 +12,13 @@ namespace foreshock {
 
 nlohmann::json AlertToJson(const Alert& alert);
 
-// The alert as one line of JSON ending in '\n'. Invalid UTF-8 from a log line is replaced,
-// never allowed to abort the output; control characters are escaped by JSON itself.
+// Alert JSON as text for any output: invalid UTF-8 from a log line is replaced, never
+// allowed to abort the output, and every control character is written as an escape: the
+// C0 ones by JSON itself, DEL and the C1 ones (U+0080..U+009F, e.g. the 8-bit CSI) too, so no
+// terminal sequence from a log line reaches a TTY that shows the JSON.
+std::string DumpAlertJson(const nlohmann::json& json);
+
+// The alert as one line of DumpAlertJson() text ending in '\n'.
 std::string AlertToJsonLine(const Alert& alert);
 
 }  // namespace foreshock

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "testing/precursor_lines.h"
 #include "testing/subprocess.h"
 #include "testing/temp_dir.h"
 #include "testing/test_paths.h"
@@ -183,6 +184,46 @@ TEST(ScanCommandTest, EveryVerbHasHelpAndTheBinaryHasAVersion) {
   const ProcessResult version = RunForeshock({"--version"});
   EXPECT_EQ(version.exit_code, 0);
   EXPECT_EQ(version.out.rfind("foreshock ", 0), 0u);
+}
+
+}  // namespace
+}  // namespace foreshock
+
+namespace foreshock {
+namespace {
+
+// A log line is untrusted: terminal escapes, C1 controls, invalid UTF-8 and markup in it
+// reach no output raw, whichever output the alert takes.
+TEST(ScanTest, HostileBytesInALogLineAreEscapedInEveryOutput) {
+  TempDir dir;
+  const std::string catalog = dir.Write("catalog.yaml", testing::kOneAlertPerPrecursorCatalog);
+  const std::string hostile = "PRECURSOR-7 \x1b]0;owned\x07 \x1b[31mred \xc2\x9b" "2J bad\xff\xfe utf8 </td><script>x()</script>";
+  const std::string line = "[2026-11-29T02:54:11,482][WARN ][o.e.s.SearchService] [es-1] " + hostile + "\n";
+  const std::string log = dir.Write("es.log", line);
+  const std::string text_alerts = dir.path() + "/alerts.txt";
+  const auto result = RunForeshock({"scan", "--no-builtin-catalog", "--catalog", catalog, "--output", "stdout",
+                                    "--output", "file:" + text_alerts, "--output", "exec:cat", log});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  // stdout (JSON lines) and the exec command's copy of it (which lands on our stderr).
+  for (const std::string* output : {&result.out, &result.err}) {
+    EXPECT_EQ(output->find('\x1b'), std::string::npos);
+    EXPECT_EQ(output->find("\xc2\x9b"), std::string::npos);
+    EXPECT_EQ(output->find('\xff'), std::string::npos);
+  }
+  const json alert = json::parse(result.out.substr(0, result.out.find('\n')));
+  EXPECT_NE(alert["foreshock"]["evidence"][0]["message"].get<std::string>().find("\x1b]0;owned\x07 \x1b[31mred \xc2\x9b"),
+            std::string::npos)
+      << "the JSON still carries the line's text, escaped";
+  EXPECT_NE(result.out.find("\\u001b]0;owned\\u0007"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("\\u009b2J"), std::string::npos) << result.out;
+  EXPECT_NE(result.err.find("\\u001b]0;owned"), std::string::npos) << "exec received the same JSON";
+  EXPECT_EQ(ReadFile(text_alerts).find('\x1b'), std::string::npos);
+
+  const auto text = RunForeshock({"scan", "--no-builtin-catalog", "--catalog", catalog, "--output", "stdout:text", log});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("precursor 7"), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find('\x1b'), std::string::npos);
+  EXPECT_EQ(text.out.find("\xc2\x9b"), std::string::npos);
 }
 
 }  // namespace
