@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The README's second command, and what CI runs: installs what is missing, builds with
 # warnings as errors, runs every test (unit, end-to-end on the built binary, the catalog's
-# own examples), then builds again with AddressSanitizer + UndefinedBehaviorSanitizer and
-# runs the whole suite under them.
+# own examples, the fuzz targets' regression inputs), builds the .deb and checks it
+# installed, runs each libFuzzer target for a while, then builds again with AddressSanitizer
+# + UndefinedBehaviorSanitizer and runs the whole suite under them, and with ThreadSanitizer
+# for the tests whose code runs threads (watch, delivery, spool, self-monitor).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,10 +28,15 @@ run_suite() {
 run_suite build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 echo "== package: build the .deb, install it, check the installed foreshock, remove it"
 bash .ci/package-test.sh build
+echo "== fuzz: each libFuzzer target for ${FUZZ_SECONDS:-30}s"
+bash .ci/fuzz.sh
 # The same suite under the sanitizers, except the SIGKILL crash-consistency test: under
 # ASan's slowdown it shows, about once in twenty-four runs, an alert sent twice after a restart
 # (issue 6 is open on it); it runs in the suite above.
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   run_suite build-asan -DCMAKE_BUILD_TYPE=Debug -DFORESHOCK_SANITIZE=address,undefined \
   -- -E 'SurvivesSigkill'
-
+# The threaded parts under ThreadSanitizer; the end-to-end tests run the TSan-built binary,
+# which exits 66 on a race report, so a race fails the test that provoked it.
+run_suite build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFORESHOCK_SANITIZE=thread \
+  -- -R 'Watch|Delivery|Spool|SelfMonitor|ConfigFile'
