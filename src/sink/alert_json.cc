@@ -1,6 +1,11 @@
 #include "sink/alert_json.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cmath>
+#include <string_view>
 
 namespace foreshock {
 
@@ -82,6 +87,39 @@ std::string AlertToJsonLine(const Alert& alert) {
   std::string line = DumpAlertJson(AlertToJson(alert));
   line.push_back('\n');
   return line;
+}
+
+bool FileHoldsAlert(int fd, const Alert& alert) {
+  struct stat info {};
+  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode) || info.st_size == 0) return false;
+  constexpr off_t kTail = 1 << 20;
+  const off_t start = info.st_size > kTail ? info.st_size - kTail : 0;
+  std::string tail(static_cast<size_t>(info.st_size - start), '\0');
+  // Outputs are open write-only; the same file is read through /proc/self/fd.
+  const int reader = ::open(("/proc/self/fd/" + std::to_string(fd)).c_str(), O_RDONLY | O_CLOEXEC);
+  if (reader < 0) return false;
+  const ssize_t got = ::pread(reader, tail.data(), tail.size(), start);
+  ::close(reader);
+  if (got <= 0) return false;
+  tail.resize(static_cast<size_t>(got));
+  const std::string action(ActionName(alert.action));
+  const std::string stamp = FormatTimestamp(alert.time);
+  std::string_view rest(tail);
+  while (!rest.empty()) {
+    const size_t end = rest.find('\n');
+    const std::string_view line = rest.substr(0, end);
+    rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
+    if (line.find(alert.fingerprint) == std::string_view::npos) continue;
+    const auto json = nlohmann::json::parse(line, nullptr, false);
+    if (json.is_discarded() || !json.is_object()) continue;
+    const auto& fs = json.value("foreshock", nlohmann::json::object());
+    if (fs.value("fingerprint", "") == alert.fingerprint && fs.value("stage", -1) == alert.stage &&
+        json.value("@timestamp", "") == stamp &&
+        json.value("event", nlohmann::json::object()).value("action", "") == action) {
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace foreshock

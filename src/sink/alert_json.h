@@ -21,4 +21,8 @@ std::string DumpAlertJson(const nlohmann::json& json);
 // The alert as one line of DumpAlertJson() text ending in '\n'.
 std::string AlertToJsonLine(const Alert& alert);
 
+// True when `fd` is a regular file whose last MiB holds a JSON line of this alert (same
+// fingerprint, action, stage and time): the read-back behind Sink::EmitUnlessHeld().
+bool FileHoldsAlert(int fd, const Alert& alert);
+
 }  // namespace foreshock

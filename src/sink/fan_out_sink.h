@@ -18,8 +18,11 @@ class FanOutSink final : public Sink {
 
   std::string_view name() const override { return "outputs"; }
   Status Emit(const Alert& alert) override;
+  Status EmitUnlessHeld(const Alert& alert) override;
 
  private:
+  Status EmitToEach(const Alert& alert, bool unless_held);
+
   std::vector<std::unique_ptr<Sink>> outputs_;
 };
 

@@ -30,6 +30,10 @@ Status FileSink::Emit(const Alert& alert) {
   return WriteAll(fd_, AlertToJsonLine(alert), path_);
 }
 
+Status FileSink::EmitUnlessHeld(const Alert& alert) {
+  return FileHoldsAlert(fd_, alert) ? Status() : Emit(alert);
+}
+
 Status FileSink::Reopen() {
   const int fd = OpenForAppend(path_);
   if (fd < 0) return Status::IoError("reopen " + path_, errno);

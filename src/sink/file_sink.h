@@ -21,6 +21,7 @@ class FileSink final : public Sink {
 
   std::string_view name() const override { return name_; }
   Status Emit(const Alert& alert) override;
+  Status EmitUnlessHeld(const Alert& alert) override;
   // Opens the path again; the old descriptor is kept when that fails.
   Status Reopen();
 

@@ -18,10 +18,20 @@ std::string KeyOf(const Alert& alert) {
 
 }  // namespace
 
+// Journal entries: "KEY" once an alert was delivered, "? KEY" just before delivering it.
+constexpr std::string_view kBeingSent = "? ";
+
 JournaledSink::JournaledSink(std::string journal_path, std::unique_ptr<Sink> inner)
     : journal_path_(std::move(journal_path)), inner_(std::move(inner)) {
   std::ifstream in(journal_path_);
-  for (std::string line; std::getline(in, line);) replay_.insert(line);
+  for (std::string line; std::getline(in, line);) {
+    if (line.starts_with(kBeingSent)) {
+      uncertain_.insert(line.substr(kBeingSent.size()));
+    } else {
+      uncertain_.erase(line);
+      replay_.insert(line);
+    }
+  }
   fd_ = ::open(journal_path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
   if (fd_ < 0) spdlog::error("cannot open {}: restarts may repeat alerts", journal_path_);
 }
@@ -30,18 +40,26 @@ JournaledSink::~JournaledSink() {
   if (fd_ >= 0) ::close(fd_);
 }
 
+void JournaledSink::Append(const std::string& entry) {
+  if (fd_ < 0) return;
+  if (::write(fd_, entry.data(), entry.size()) != static_cast<ssize_t>(entry.size())) {
+    spdlog::warn("cannot write {}: a restart may repeat an alert", journal_path_);
+  }
+}
+
 Status JournaledSink::Emit(const Alert& alert) {
   const std::string key = KeyOf(alert);
   if (replay_.erase(key) > 0 || sent_.contains(key)) {
     ++suppressed_;  // delivered before a restart
     return Status();
   }
-  // Everything is prepared before the delivery so that only the journal's write(2) follows
-  // it: a SIGKILL can repeat an alert only if it lands between those two system calls.
-  const std::string line = key + "\n";
-  FORESHOCK_RETURN_IF_ERROR(inner_->Emit(alert));
-  const bool journaled = fd_ >= 0 && ::write(fd_, line.data(), line.size()) == static_cast<ssize_t>(line.size());
-  if (fd_ >= 0 && !journaled) spdlog::warn("cannot write {}: a restart may repeat this alert", journal_path_);
+  if (uncertain_.erase(key) > 0) {
+    FORESHOCK_RETURN_IF_ERROR(inner_->EmitUnlessHeld(alert));
+  } else {
+    Append(std::string(kBeingSent) + key + "\n");
+    FORESHOCK_RETURN_IF_ERROR(inner_->Emit(alert));
+  }
+  Append(key + "\n");
   sent_.insert(key);
   return Status();
 }
@@ -51,10 +69,8 @@ void JournaledSink::Truncate() {
   sent_.clear();
   if (fd_ < 0) return;
   if (::ftruncate(fd_, 0) != 0) spdlog::warn("cannot truncate {}", journal_path_);
-  for (const std::string& key : replay_) {
-    const std::string line = key + "\n";
-    if (::write(fd_, line.data(), line.size()) < 0) break;
-  }
+  for (const std::string& key : replay_) Append(key + "\n");
+  for (const std::string& key : uncertain_) Append(std::string(kBeingSent) + key + "\n");
 }
 
 }  // namespace foreshock

@@ -1,12 +1,14 @@
 #pragma once
 
-// JournaledSink makes a restart of `watch` repeat no alert. After its inner sink delivered
-// an alert, it appends the alert's key (fingerprint, action, stage, event time) to a journal
-// file in the state directory. A restart re-reads the lines after the last checkpoint and so
-// produces those alerts again: their keys are in the journal, and they are not delivered
-// twice. After each checkpoint the journal is emptied (the saved state already knows those
-// alerts). Only a crash between the delivery and the journal write (one write(2)) can still
-// repeat an alert; none can be lost.
+// JournaledSink makes a restart of `watch` repeat no alert. Around each delivery by its
+// inner sink it appends two entries to a journal file in the state directory: the alert's
+// key (fingerprint, action, stage, event time) marked as being sent, then the key as sent.
+// A restart re-reads the lines after the last checkpoint and so produces those alerts
+// again: a sent key suppresses its alert; a key still marked "being sent" (the previous run
+// was killed during that delivery) is delivered with EmitUnlessHeld(), so outputs that can
+// read back what they hold (JSON lines in regular files) skip it if it got there, and the
+// others send it again, never losing it. After each checkpoint the journal is emptied (the
+// saved state already knows those alerts).
 
 #include <memory>
 #include <string>
@@ -30,10 +32,13 @@ class JournaledSink final : public Sink {
   uint64_t suppressed() const { return suppressed_; }
 
  private:
+  void Append(const std::string& entry);
+
   std::string journal_path_;
   std::unique_ptr<Sink> inner_;
   int fd_ = -1;
-  std::unordered_set<std::string> replay_;  // sent before a restart, not regenerated yet
+  std::unordered_set<std::string> replay_;     // sent before a restart, not regenerated yet
+  std::unordered_set<std::string> uncertain_;  // being sent when the previous run died
   std::unordered_set<std::string> sent_;    // sent by this run since the last checkpoint
   uint64_t suppressed_ = 0;
 };

@@ -7,4 +7,8 @@ namespace foreshock {
 
 Status JsonLinesSink::Emit(const Alert& alert) { return WriteAll(fd_, AlertToJsonLine(alert), "stdout"); }
 
+Status JsonLinesSink::EmitUnlessHeld(const Alert& alert) {
+  return FileHoldsAlert(fd_, alert) ? Status() : Emit(alert);
+}
+
 }  // namespace foreshock

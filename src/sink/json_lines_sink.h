@@ -15,6 +15,8 @@ class JsonLinesSink final : public Sink {
 
   std::string_view name() const override { return "stdout"; }
   Status Emit(const Alert& alert) override;
+  // Skips the alert when stdout is a regular file that already holds it.
+  Status EmitUnlessHeld(const Alert& alert) override;
 
  private:
   int fd_;

@@ -21,6 +21,10 @@ class Sink {
   // Delivers one alert. A Status with code kClosed means the destination is gone for good
   // (a closed pipe): the caller stops quietly.
   virtual Status Emit(const Alert& alert) = 0;
+  // Delivers an alert that a run killed in the middle of delivering it may have delivered
+  // already. Outputs that can read back what they hold (JSON lines in a regular file) deliver
+  // it only if it is not there; the others deliver it again: a repeat, never a loss.
+  virtual Status EmitUnlessHeld(const Alert& alert) { return Emit(alert); }
 
  protected:
   Sink() = default;
