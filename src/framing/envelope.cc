@@ -372,6 +372,8 @@ EnvelopeUnwrapper::Result EnvelopeUnwrapper::Unwrap(std::string_view line) {
     }
     return Result::kNotMine;  // forced to an inner format: no envelope
   }
+  // No envelope starts with '[' (see MayBe()): the records of a plain log skip the sniffing.
+  if (line[0] == '[') return Result::kNotMine;
   if (last_kind_ != kNone) {
     const Result result = TryEnvelope(last_kind_, line);
     if (result != Result::kNotMine) return result;

@@ -39,7 +39,13 @@ struct EnvelopeHints {
   std::string file;     // the file a shipper read the line from
   bool parsed = false;  // a shipper already split the line: the inner text is a bare message
 
-  void Clear() { *this = EnvelopeHints{}; }
+  bool empty() const {
+    return !time && level == Level::kUnknown && host.empty() && node.empty() && cluster.empty() &&
+           logger.empty() && dataset.empty() && file.empty() && !parsed;
+  }
+  void Clear() {
+    if (!empty()) *this = EnvelopeHints{};
+  }
 };
 
 // Names of the envelopes above, for --format and --explain-format.

@@ -109,7 +109,7 @@ void RecordAssembler::Add(std::string_view line, bool truncated, uint64_t line_n
     }
     Flush(on_record);
   }
-  pending_hints_ = hints;
+  if (!hints.empty() || !pending_hints_.empty()) pending_hints_ = hints;
   pending_envelope_.assign(envelope);
   Start(line, truncated, line_number);
   pending_.end_offset = end_offset;

@@ -1,8 +1,9 @@
 #include "match/matcher.h"
 
-#include <algorithm>
-
 #include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <unordered_map>
 
 #include "match/field_value.h"
 
@@ -13,6 +14,11 @@ RE2::Options QuietOptions() {
   RE2::Options options;
   options.set_log_errors(false);
   return options;
+}
+
+uint64_t NextMatcherId() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
 }
 
 }  // namespace
@@ -76,11 +82,28 @@ void Matcher::BuildPrefilter(const MatcherOptions& options) {
   filtered_ = std::move(filtered);
 }
 
+Matcher::Matcher(const Catalog& catalog) : catalog_(catalog), id_(NextMatcherId()) {}
+
 bool Matcher::PotentialsFrom(const std::vector<int>& found) const {
   if (found.empty()) return false;
+  struct Memo {
+    uint64_t matcher = 0;
+    std::unordered_map<std::string, bool> answers;  // atom ids as bytes -> any potential
+  };
+  constexpr size_t kMemoLimit = 4096;
+  thread_local Memo memo;
+  thread_local std::string key;
+  if (memo.matcher != id_) {
+    memo.answers.clear();
+    memo.matcher = id_;
+  }
+  key.assign(reinterpret_cast<const char*>(found.data()), found.size() * sizeof(int));
+  if (const auto it = memo.answers.find(key); it != memo.answers.end()) return it->second;
   thread_local std::vector<int> potentials;
   potentials.clear();
   filtered_->AllPotentials(found, &potentials);
+  if (memo.answers.size() >= kMemoLimit) memo.answers.clear();
+  memo.answers.emplace(key, !potentials.empty());
   return !potentials.empty();
 }
 
@@ -100,6 +123,7 @@ bool Matcher::MayMatch(std::string_view text) const {
   thread_local std::vector<int> found;
   found.clear();
   atoms_->Scan(text, &found);
+  std::sort(found.begin(), found.end());
   const bool may = PotentialsFrom(found);
   (may ? prefilter_passed_ : prefilter_skipped_).fetch_add(1, std::memory_order_relaxed);
   return may;

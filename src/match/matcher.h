@@ -70,15 +70,17 @@ class Matcher {
     std::vector<std::pair<int, std::string>> groups;  // (group index, name)
   };
 
-  explicit Matcher(const Catalog& catalog) : catalog_(catalog) {}
+  explicit Matcher(const Catalog& catalog);
   void BuildPrefilter(const MatcherOptions& options);
   void CandidatePatterns(std::string_view text, std::vector<int>* out) const;
-  // Whether the atoms found in a text let any pattern through.
+  // Whether the atoms found in a text let any pattern through. Remembered per thread for
+  // the sets of atoms met (ordinary lines repeat a few message templates).
   bool PotentialsFrom(const std::vector<int>& found) const;
   bool PassesFilters(int pattern, const LogRecord& record) const;
   bool CaptureHit(int pattern, std::string_view text, PatternHit* hit) const;
 
   const Catalog& catalog_;
+  const uint64_t id_;  // unique per Matcher ever built: keys the per-thread memo
   std::vector<Compiled> compiled_;
   std::unique_ptr<RE2::Set> set_;
   std::unique_ptr<re2::FilteredRE2> filtered_;  // null: no prefilter
