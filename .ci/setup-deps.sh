@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs foreshock's build and test dependencies from Debian 12 packages.
 # Idempotent: packages already present are left alone and apt is not touched at all.
-# Usage: .ci/setup-deps.sh [--with-test-tools]
+# Usage: .ci/setup-deps.sh [--with-test-tools | --with-bench-tools]
 # Called by .ci/demo.sh (build packages) and .ci/test.sh (build and test packages).
 set -euo pipefail
 
@@ -19,10 +19,14 @@ test_packages=(
   clang-14 libclang-rt-14-dev  # libFuzzer targets (.ci/fuzz.sh)
   systemd     # systemd-analyze verifies the packaged unit (the service is never started)
 )
+# bench/ (not CI): Google Benchmark for bench/micro, and the peers the scripts measure against.
+bench_packages=(libbenchmark-dev ripgrep sec)
 
 wanted=("${build_packages[@]}")
 if [[ "${1:-}" == "--with-test-tools" ]]; then
   wanted+=("${test_packages[@]}")
+elif [[ "${1:-}" == "--with-bench-tools" ]]; then
+  wanted+=("${bench_packages[@]}")
 fi
 
 missing=()

@@ -47,7 +47,11 @@ int LineOf(const std::string& path, const std::string& key) {
 
 Status ErrorAt(const std::string& path, const std::string& key, const std::string& reason) {
   const int line = LineOf(path, key);
-  return Status::InvalidArgument(path + (line > 0 ? ":" + std::to_string(line) : "") + ": " + reason);
+  std::string message = path;
+  if (line > 0) message += ':' + std::to_string(line);
+  message += ": ";
+  message += reason;
+  return Status::InvalidArgument(message);
 }
 
 // The value as it would be written in the file, one string per occurrence.

@@ -41,8 +41,12 @@ nlohmann::json ToAlertmanager(const nlohmann::json& alert, TimePoint ends_at) {
                             " hits since " + fs["first_seen"].get<std::string>() + ".";
   std::string source;
   for (const auto& evidence : fs["evidence"]) {
-    description += "\n" + evidence["@timestamp"].get<std::string>() + " " + evidence["source"].get<std::string>() +
-                   ": " + evidence["message"].get<std::string>().substr(0, 500);
+    description += '\n';  // piece by piece: `"\n" + string` trips GCC 12's -Wrestrict at -O3
+    description += evidence["@timestamp"].get<std::string>();
+    description += ' ';
+    description += evidence["source"].get<std::string>();
+    description += ": ";
+    description += evidence["message"].get<std::string>().substr(0, 500);
     if (source.empty()) source = evidence["source"].get<std::string>();
   }
   nlohmann::json out = {{"labels", labels},

@@ -50,9 +50,16 @@ std::string FormatAlertText(const Alert& alert, bool colour) {
   std::snprintf(head, sizeof head, "%-8s %-9s", severity.c_str(), std::string(ActionName(alert.action)).c_str());
   line += head;
   if (colour) line += "\x1b[0m";
-  line += " " + EscapeForTerminal(alert.rule->id);
-  if (!alert.node.empty()) line += " [" + EscapeForTerminal(alert.node) + "]";
-  line += " " + EscapeForTerminal(alert.message);
+  // Appended piece by piece: `" " + string` trips GCC 12's -Wrestrict at -O3 (bug 105329).
+  line += ' ';
+  line += EscapeForTerminal(alert.rule->id);
+  if (!alert.node.empty()) {
+    line += " [";
+    line += EscapeForTerminal(alert.node);
+    line += ']';
+  }
+  line += ' ';
+  line += EscapeForTerminal(alert.message);
   if (alert.lead_time) {
     char lead[48];
     std::snprintf(lead, sizeof lead, " (lead time %.0fs)", ToSeconds(*alert.lead_time));

@@ -1,0 +1,134 @@
+// Google Benchmark micro-benchmarks of the per-record stages, each on lines like those a
+// production cluster writes: framing a buffer into lines, each decoder (full decode and the
+// header-only fast path), the matcher with the shipped catalog (an ordinary line the
+// prefilter rules out, and a precursor line matched in full), and the correlator taking a
+// hit. Build with -DFORESHOCK_BENCH=ON; run build/bench/micro/foreshock_stages_bench.
+
+#include <benchmark/benchmark.h>
+
+#include <string>
+#include <vector>
+
+#include "app/common_options.h"
+#include "catalog/catalog_loader.h"
+#include "correlate/correlator.h"
+#include "decode/decoder_registry.h"
+#include "framing/line_framer.h"
+#include "match/matcher.h"
+
+namespace foreshock {
+namespace {
+
+const char* const kEcsLine =
+    R"({"@timestamp":"2026-11-29T02:54:11.482Z","log.level":"INFO","message":"[orders-2026.11.29][3] primary-replica resync completed with 0 operations","ecs.version":"1.2.0","service.name":"ES_ECS","event.dataset":"elasticsearch.server","process.thread.name":"elasticsearch[es-data-2][generic][T#4]","log.logger":"org.elasticsearch.index.shard.IndexShard","elasticsearch.cluster.uuid":"Xb3kE9lHQcqL4pYzV0nT2g","elasticsearch.node.id":"n8Qv1k2mR4e5Yt7Uz9wXaQ","elasticsearch.node.name":"es-data-2","elasticsearch.cluster.name":"prod"})";
+const char* const kEsJsonLine =
+    R"({"type": "server", "timestamp": "2026-11-29T02:54:11,482Z", "level": "INFO", "component": "o.e.i.s.IndexShard", "cluster.name": "prod", "node.name": "es-data-2", "message": "[orders-2026.11.29][3] primary-replica resync completed with 0 operations", "cluster.uuid": "Xb3kE9lHQcqL4pYzV0nT2g", "node.id": "n8Qv1k2mR4e5Yt7Uz9wXaQ"  })";
+const char* const kPlainLine =
+    "[2026-11-29T02:54:11,482][INFO ][o.e.i.s.IndexShard       ] [es-data-2] [orders-2026.11.29][3] "
+    "primary-replica resync completed with 0 operations";
+const char* const kPrecursorLine =
+    "[2026-11-29T02:54:11,482][WARN ][o.e.s.SearchService      ] [es-data-2] Trying to create too many "
+    "scroll contexts. Must be less than or equal to: [500]. This limit can be set by changing the "
+    "[search.max_open_scroll_context] setting.";
+
+const Catalog& ShippedCatalog() {
+  static const std::unique_ptr<const Catalog> catalog = [] {
+    LoadReport report;
+    auto loaded = LoadCatalog({{app::FindBuiltinCatalog().value(), CatalogSource::Layer::kBuiltin}}, &report);
+    if (loaded == nullptr) std::abort();
+    return loaded;
+  }();
+  return *catalog;
+}
+
+const Matcher& ShippedMatcher() {
+  static const std::unique_ptr<Matcher> matcher = Matcher::Create(ShippedCatalog(), MatcherOptions{}).value();
+  return *matcher;
+}
+
+void BM_LineFramer(benchmark::State& state) {
+  std::string buffer;
+  while (buffer.size() < (1 << 20)) buffer += std::string(kEcsLine) + "\n";
+  for (auto _ : state) {
+    LineFramer framer(1 << 20);
+    size_t lines = 0;
+    framer.Feed(buffer, [&](std::string_view, bool) { ++lines; });
+    benchmark::DoNotOptimize(lines);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * buffer.size()));
+}
+BENCHMARK(BM_LineFramer);
+
+void Decode(benchmark::State& state, const char* format, const char* line, bool header_only) {
+  auto set = DecoderSet::Create(format).value();
+  const DecodeOptions options;
+  LogRecord record;
+  std::string why;
+  std::string_view used;
+  std::vector<std::string_view> searchable;
+  for (auto _ : state) {
+    record.Clear();
+    searchable.clear();
+    if (header_only) {
+      if (!set->DecodeHeader(line, options, &record, &searchable, &used)) state.SkipWithError("no fast path");
+    } else {
+      benchmark::DoNotOptimize(set->Decode(line, options, &record, &why, &used));
+    }
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * std::string_view(line).size()));
+}
+BENCHMARK_CAPTURE(Decode, ecs_full, "ecs", kEcsLine, false);
+BENCHMARK_CAPTURE(Decode, ecs_header, "ecs", kEcsLine, true);
+BENCHMARK_CAPTURE(Decode, es_json_full, "es-json", kEsJsonLine, false);
+BENCHMARK_CAPTURE(Decode, es_json_header, "es-json", kEsJsonLine, true);
+BENCHMARK_CAPTURE(Decode, es_plain_full, "es-plain", kPlainLine, false);
+BENCHMARK_CAPTURE(Decode, es_plain_header, "es-plain", kPlainLine, true);
+
+void BM_MatcherRulesOutOrdinaryLine(benchmark::State& state) {
+  const Matcher& matcher = ShippedMatcher();
+  const std::string_view text = std::string_view(kPlainLine).substr(72);
+  for (auto _ : state) benchmark::DoNotOptimize(matcher.MayMatch(text));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
+}
+BENCHMARK(BM_MatcherRulesOutOrdinaryLine);
+
+LogRecord DecodedPrecursor() {
+  auto set = DecoderSet::Create("es-plain").value();
+  LogRecord record;
+  std::string why;
+  std::string_view used;
+  set->Decode(kPrecursorLine, DecodeOptions{}, &record, &why, &used);
+  return record;
+}
+
+void BM_MatcherMatchesPrecursor(benchmark::State& state) {
+  const Matcher& matcher = ShippedMatcher();
+  const LogRecord record = DecodedPrecursor();
+  std::vector<PatternHit> hits;
+  for (auto _ : state) {
+    hits.clear();
+    matcher.Match(record, &hits);
+    if (hits.empty()) state.SkipWithError("the precursor did not match");
+  }
+}
+BENCHMARK(BM_MatcherMatchesPrecursor);
+
+void BM_CorrelatorObservesHit(benchmark::State& state) {
+  const Matcher& matcher = ShippedMatcher();
+  LogRecord record = DecodedPrecursor();
+  std::vector<PatternHit> hits;
+  matcher.Match(record, &hits);
+  Correlator correlator(ShippedCatalog(), CorrelatorOptions{});
+  std::vector<Alert> alerts;
+  for (auto _ : state) {
+    record.time += std::chrono::milliseconds(10);  // a new record each time, not a duplicate
+    alerts.clear();
+    correlator.Observe(record, hits, &alerts);
+  }
+}
+BENCHMARK(BM_CorrelatorObservesHit);
+
+}  // namespace
+}  // namespace foreshock
+
+BENCHMARK_MAIN();
