@@ -6,6 +6,33 @@
 #include <queue>
 
 namespace foreshock {
+namespace {
+
+// How common a byte is in log text, as a guess: spaces, punctuation and digits most, then
+// the commonest letters; an anchor made of rare bytes is hit by few positions.
+int Commonness(unsigned char byte) {
+  const int c = std::tolower(byte);
+  if (std::isalpha(c) == 0) return 3;
+  return std::string_view("etaoinsrlcd").find(static_cast<char>(c)) != std::string_view::npos ? 2 : 1;
+}
+
+// The offset of the literal's three consecutive bytes that are likely the rarest.
+uint32_t RarestTrigram(const std::string& literal) {
+  uint32_t best = 0;
+  int best_score = 1 << 20;
+  for (size_t i = 0; i + 3 <= literal.size(); ++i) {
+    const int score = Commonness(static_cast<unsigned char>(literal[i])) +
+                      Commonness(static_cast<unsigned char>(literal[i + 1])) +
+                      Commonness(static_cast<unsigned char>(literal[i + 2]));
+    if (score < best_score) {
+      best_score = score;
+      best = static_cast<uint32_t>(i);
+    }
+  }
+  return best;
+}
+
+}  // namespace
 
 LiteralScanner::LiteralScanner(const std::vector<std::string>& literals)
     : literal_count_(literals.size()) {
@@ -62,17 +89,33 @@ LiteralScanner::LiteralScanner(const std::vector<std::string>& literals)
       }
     }
   }
-  // Every literal's first three (folded) bytes, hashed into a bitmap: a text in which no
-  // three consecutive bytes hit it holds no literal, and most texts are ruled out that way
-  // with independent loads instead of the automaton's dependent ones.
+  // Each literal's anchor, hashed into a bitmap and listed by hash.
   trigrams_.assign(kTrigramBits / 64, 0);
-  for (const std::string& literal : literals) {
+  for (size_t i = 0; i < literals.size(); ++i) {
+    const std::string& literal = literals[i];
     if (literal.size() < 3) {
-      trigrams_.clear();  // too short to rule texts out this way
+      trigrams_.clear();  // too short to be found this way
+      anchors_.clear();
       break;
     }
-    const uint32_t hash = TrigramHash(Fold(literal[0]), Fold(literal[1]), Fold(literal[2]));
+    const uint32_t offset = RarestTrigram(literal);
+    const uint32_t hash = TrigramHash(Fold(literal[offset]), Fold(literal[offset + 1]), Fold(literal[offset + 2]));
     trigrams_[hash / 64] |= uint64_t{1} << (hash % 64);
+    anchors_.push_back({hash, static_cast<int>(i), offset});
+  }
+  std::stable_sort(anchors_.begin(), anchors_.end());
+  if (!anchors_.empty()) {
+    bucket_first_.assign((size_t{1} << kBucketBits) + 1, 0);
+    size_t index = 0;
+    for (uint32_t bucket = 0; bucket <= (1u << kBucketBits); ++bucket) {
+      while (index < anchors_.size() && (anchors_[index].hash >> (kTrigramLog2 - kBucketBits)) < bucket) ++index;
+      bucket_first_[bucket] = static_cast<uint32_t>(index);
+    }
+  }
+  for (const std::string& literal : literals) {
+    std::string folded;
+    for (char c : literal) folded.push_back(static_cast<char>(Fold(static_cast<unsigned char>(c))));
+    folded_.push_back(std::move(folded));
   }
   // The scanning table: each entry is the next state's row offset, shifted left once, with
   // the low bit set when that state ends a literal; no multiply or output lookup per byte.
@@ -83,24 +126,48 @@ LiteralScanner::LiteralScanner(const std::vector<std::string>& literals)
   }
 }
 
-bool LiteralScanner::MayHold(std::string_view text) const {
-  if (trigrams_.empty()) return true;
-  if (text.size() < 3) return false;
-  const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
-  uint32_t a = Fold(bytes[0]);
-  uint32_t b = Fold(bytes[1]);
-  for (size_t i = 2; i < text.size(); ++i) {
-    const uint32_t c = Fold(bytes[i]);
-    const uint32_t hash = TrigramHash(a, b, c);
-    if ((trigrams_[hash / 64] >> (hash % 64)) & 1) return true;
-    a = b;
-    b = c;
+void LiteralScanner::Scan(std::string_view text, std::vector<int>* found) const {
+  if (trigrams_.empty()) {
+    ScanByAutomaton(text, found);
+  } else {
+    ScanByTrigrams(text, found);
   }
-  return false;
 }
 
-void LiteralScanner::Scan(std::string_view text, std::vector<int>* found) const {
-  if (!MayHold(text)) return;
+void LiteralScanner::ScanByTrigrams(std::string_view text, std::vector<int>* found) const {
+  if (text.size() < 3) return;
+  const size_t first_new = found->size();
+  const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+  const size_t size = text.size();
+  uint32_t a = Fold(bytes[0]);
+  uint32_t b = Fold(bytes[1]);
+  for (size_t i = 2; i < size; ++i) {
+    const uint32_t c = Fold(bytes[i]);
+    const uint32_t hash = TrigramHash(a, b, c);
+    a = b;
+    b = c;
+    if (((trigrams_[hash / 64] >> (hash % 64)) & 1) == 0) continue;
+    // Some literal is anchored on these three bytes' hash: compare those literals here.
+    const size_t anchor = i - 2;
+    const uint32_t bucket = hash >> (kTrigramLog2 - kBucketBits);
+    const auto end = anchors_.begin() + bucket_first_[bucket + 1];
+    for (auto it = anchors_.begin() + bucket_first_[bucket]; it != end; ++it) {
+      if (it->hash != hash || it->offset > anchor) continue;
+      const size_t start = anchor - it->offset;
+      const std::string& literal = folded_[static_cast<size_t>(it->literal)];
+      if (literal.size() > size - start) continue;
+      size_t k = 0;
+      while (k < literal.size() && Fold(bytes[start + k]) == static_cast<unsigned char>(literal[k])) ++k;
+      if (k < literal.size()) continue;
+      // Each literal once: the list found in one text is short.
+      if (std::find(found->begin() + static_cast<std::ptrdiff_t>(first_new), found->end(), it->literal) == found->end()) {
+        found->push_back(it->literal);
+      }
+    }
+  }
+}
+
+void LiteralScanner::ScanByAutomaton(std::string_view text, std::vector<int>* found) const {
   const size_t first_new = found->size();
   uint32_t row = 0;
   for (char c : text) {

@@ -1,10 +1,14 @@
 #pragma once
 
 // LiteralScanner finds which of a fixed set of literal strings occur in a text, ignoring
-// ASCII case, in one pass (Aho-Corasick with every transition precomputed over byte classes,
-// so the inner loop is one table lookup per byte). The matcher uses it to find RE2's
-// prefilter atoms: a record that contains no atom of any pattern cannot match any pattern.
-// Immutable after construction; Scan() is const and thread-safe.
+// ASCII case. The matcher uses it to find RE2's prefilter atoms: a record that contains no
+// atom of any pattern cannot match any pattern. When every literal has at least three bytes
+// (the usual case), each literal is anchored on its likely rarest three bytes (fewest
+// spaces, punctuation and common letters: "] pri" is anchored on "pri", not "] p"); each
+// position's three bytes are hashed into a bitmap of the anchors, with no dependency from
+// one position to the next, and only positions that hit are compared with their literals. Shorter literals are found by
+// Aho-Corasick with every transition precomputed over byte classes (one dependent table
+// lookup per byte). Immutable after construction; Scan() is const and thread-safe.
 
 #include <array>
 #include <cstdint>
@@ -19,18 +23,18 @@ class LiteralScanner {
   // `literals` must be non-empty strings; matching ignores ASCII case.
   explicit LiteralScanner(const std::vector<std::string>& literals);
 
-  // Appends the index of every literal found in `text` to *found, each once, in the order
-  // first seen.
+  // Appends the index of every literal found in `text` to *found, each once.
   void Scan(std::string_view text, std::vector<int>* found) const;
 
  private:
-  static constexpr uint32_t kTrigramBits = 1 << 18;
+  static constexpr uint32_t kTrigramLog2 = 16;
+  static constexpr uint32_t kTrigramBits = 1 << kTrigramLog2;
   static uint32_t Fold(unsigned char byte) { return kFold[byte]; }
   static uint32_t TrigramHash(uint32_t a, uint32_t b, uint32_t c) {
-    return ((a << 16 | b << 8 | c) * 0x9E3779B1u) >> (32 - 18);
+    return ((a << 16 | b << 8 | c) * 0x9E3779B1u) >> (32 - kTrigramLog2);
   }
-  // False when no literal can be in `text` (no literal's first three bytes are).
-  bool MayHold(std::string_view text) const;
+  void ScanByTrigrams(std::string_view text, std::vector<int>* found) const;
+  void ScanByAutomaton(std::string_view text, std::vector<int>* found) const;
   static constexpr auto kFold = [] {
     std::array<uint8_t, 256> fold{};
     for (int i = 0; i < 256; ++i) fold[i] = static_cast<uint8_t>(i >= 'A' && i <= 'Z' ? i - 'A' + 'a' : i);
@@ -42,6 +46,17 @@ class LiteralScanner {
   std::vector<int> transitions_;           // state * class_count_ + class -> next state
   std::vector<uint32_t> table_;            // the same, as Scan() walks it (see the constructor)
   std::vector<uint64_t> trigrams_;         // kTrigramBits bits; empty: not usable
+  struct Anchor {
+    uint32_t hash;    // of the anchor's three folded bytes
+    int literal;
+    uint32_t offset;  // of the anchor in the literal
+    bool operator<(const Anchor& other) const { return hash < other.hash; }
+  };
+  std::vector<Anchor> anchors_;  // sorted by hash
+  // For the top kBucketBits of a hash, the first index in anchors_ with those bits or more.
+  static constexpr uint32_t kBucketBits = 12;
+  std::vector<uint32_t> bucket_first_;
+  std::vector<std::string> folded_;               // the literals, lower-cased
   std::vector<std::vector<int>> outputs_;  // literals ending at each state (suffix links folded in)
   size_t literal_count_ = 0;
 };

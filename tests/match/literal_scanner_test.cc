@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+#include <set>
+
 namespace foreshock {
 namespace {
 
@@ -21,6 +25,51 @@ TEST(LiteralScannerTest, ReportsEachLiteralOnceAndHandlesBinaryBytes) {
   const std::string text = std::string("\xff\x00[gc][gc] DATA TOO LARGE [gc]", 30);
   scanner.Scan(text, &found);
   EXPECT_EQ(found, (std::vector<int>{0, 1}));
+}
+
+TEST(LiteralScannerTest, LiteralsSharingTheirFirstBytesAreTellApart) {
+  const LiteralScanner scanner({"Too Many", "too few", "tooth", "many"});
+  std::vector<int> found;
+  scanner.Scan("TOO FEW ... too man", &found);
+  EXPECT_EQ(found, (std::vector<int>{1}));
+  found.clear();
+  scanner.Scan("too many teeth, tooth", &found);
+  std::sort(found.begin(), found.end());
+  EXPECT_EQ(found, (std::vector<int>{0, 2, 3}));
+}
+
+// Both ways of scanning (by trigrams when every literal has three bytes or more, else by
+// automaton) against a plain case-insensitive search, on random texts over a small alphabet
+// where literals overlap, share prefixes and sit at either end.
+TEST(LiteralScannerTest, AgreesWithANaiveSearchOnRandomTexts) {
+  std::mt19937 random(7);
+  const std::string alphabet = "abAB c";
+  auto random_text = [&](size_t length) {
+    std::string text;
+    for (size_t i = 0; i < length; ++i) text.push_back(alphabet[random() % alphabet.size()]);
+    return text;
+  };
+  auto lower = [](std::string text) {
+    for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return text;
+  };
+  for (const size_t shortest : {size_t{1}, size_t{3}}) {
+    for (int round = 0; round < 200; ++round) {
+      std::vector<std::string> literals;
+      for (int i = 0; i < 6; ++i) literals.push_back(random_text(shortest + random() % 4));
+      const LiteralScanner scanner(literals);
+      const std::string text = random_text(random() % 40);
+      std::vector<int> found;
+      scanner.Scan(text, &found);
+      const std::set<int> unique(found.begin(), found.end());
+      EXPECT_EQ(unique.size(), found.size()) << "each literal once";
+      std::set<int> expected;
+      for (size_t i = 0; i < literals.size(); ++i) {
+        if (lower(text).find(lower(literals[i])) != std::string::npos) expected.insert(static_cast<int>(i));
+      }
+      EXPECT_EQ(unique, expected) << "text '" << text << "'";
+    }
+  }
 }
 
 }  // namespace
