@@ -78,11 +78,9 @@ void RecordReader::Queue(const RawRecord& raw) {
   pending.text.assign(raw.text);
   pending.line = raw.first_line;
   pending.truncated = raw.truncated;
-  if (raw.hints != nullptr) {
-    pending.hints = *raw.hints;
-  } else {
-    pending.hints = EnvelopeHints{};
-  }
+  static const EnvelopeHints kNoHints;
+  const EnvelopeHints& hints = raw.hints != nullptr ? *raw.hints : kNoHints;
+  if (!hints.empty() || !pending.hints.empty()) pending.hints = hints;  // most records have none
   pending.envelope.assign(raw.envelope);
   pending.end_offset = raw.end_offset;
 }
