@@ -186,7 +186,13 @@ def main():
         if delivered >= precursors:
             break
         time.sleep(1)
-    lines_read = metric(metrics_port, "foreshock_input_lines_total")
+    # The metrics are published once a second: wait until they show every line (or stop moving).
+    lines_read = -1
+    for _ in range(30):
+        time.sleep(1)
+        previous, lines_read = lines_read, metric(metrics_port, "foreshock_input_lines_total")
+        if lines_read >= written or lines_read == previous:
+            break
     hits = metric(metrics_port, "foreshock_pattern_hits_total", 'pattern="soak.precursor"')
     evictions = metric(metrics_port, "foreshock_correlation_evictions_total")
     samples.append((time.monotonic() - start, rss_kb(watch.pid)))
