@@ -10,12 +10,10 @@ build="${1:-build}"
 mb="${2:-512}"
 format="${3:-ecs}"
 total="${4:-500}"
-here="$(cd "$(dirname "$0")" && pwd)"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/lib.sh"
 foreshock="$build/foreshock"
 
-python3 "$here/gen_logs.py" "$work/logs" --mb "$mb" --nodes 1 --format "$format" >&2
+generate_logs "$mb" "$format" 1
 file=$(ls "$work"/logs/*)
 shipped=$("$foreshock" catalog export | wc -l)
 python3 - "$work/padding.yaml" $((total - shipped)) <<'PY'

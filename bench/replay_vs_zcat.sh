@@ -8,11 +8,9 @@ build="${1:-build}"
 mb="${2:-512}"
 nodes="${3:-4}"
 format="${4:-ecs}"
-here="$(cd "$(dirname "$0")" && pwd)"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/lib.sh"
 
-python3 "$here/gen_logs.py" "$work/logs" --mb "$mb" --nodes "$nodes" --format "$format" >&2
+generate_logs "$mb" "$format" "$nodes"
 gzip -1 "$work"/logs/*
 ls "$work"/logs/*.gz > /dev/null
 compressed=$(du -cm "$work"/logs/*.gz | tail -1 | cut -f1)

@@ -9,12 +9,10 @@ build="${1:-build}"
 mb="${2:-1024}"
 format="${3:-ecs}"
 sec_mb="${4:-16}"
-here="$(cd "$(dirname "$0")" && pwd)"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/lib.sh"
 foreshock="$build/foreshock"
 
-python3 "$here/gen_logs.py" "$work/logs" --mb "$mb" --nodes 1 --format "$format" >&2
+generate_logs "$mb" "$format" 1
 file=$(ls "$work"/logs/*)
 lines=$(wc -l < "$file")
 "$foreshock" catalog export > "$work/re.txt"

@@ -60,9 +60,7 @@ std::vector<std::string> ValueTexts(const boost::any& value) {
   if (const auto* texts = boost::any_cast<std::vector<std::string>>(&value)) return *texts;
   if (const auto* flag = boost::any_cast<bool>(&value)) return {*flag ? "true" : "false"};
   if (const auto* size = boost::any_cast<size_t>(&value)) return {std::to_string(*size)};
-  if (const auto* number = boost::any_cast<int>(&value)) return {std::to_string(*number)};
-  if (const auto* number = boost::any_cast<double>(&value)) return {std::to_string(*number)};
-  return {"<value of an unprintable type>"};
+  return {"<value of an unprintable type>"};  // a test runs --print-config of every verb
 }
 
 }  // namespace
