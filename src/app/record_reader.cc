@@ -75,7 +75,11 @@ void RecordReader::Queue(const RawRecord& raw) {
     ring_.resize(ring_.size() * 2);
   }
   Pending& pending = ring_[(ring_head_ + ring_count_++) % ring_.size()];
-  pending.text.assign(raw.text);
+  if (raw.text_storage != nullptr) {
+    pending.text.swap(*raw.text_storage);  // the assembler's buffer: taken, not copied
+  } else {
+    pending.text.assign(raw.text);
+  }
   pending.line = raw.first_line;
   pending.truncated = raw.truncated;
   static const EnvelopeHints kNoHints;

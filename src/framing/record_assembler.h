@@ -22,6 +22,9 @@ namespace foreshock {
 
 struct RawRecord {
   std::string_view text;    // lines joined with '\n'; valid only during the callback
+  // The string holding `text`. A callback that keeps the text may swap it out instead of
+  // copying it (then `text` no longer applies); whatever it leaves there is cleared.
+  std::string* text_storage = nullptr;
   uint64_t first_line = 0;  // 1-based line number in the input
   uint32_t line_count = 0;
   bool truncated = false;
@@ -122,6 +125,7 @@ template <typename OnRecord>
 void RecordAssembler::Flush(OnRecord&& on_record) {
   if (!has_pending()) return;
   pending_.text = buffer_;
+  pending_.text_storage = &buffer_;
   pending_.hints = &pending_hints_;
   pending_.envelope = pending_envelope_;
   on_record(static_cast<const RawRecord&>(pending_));
