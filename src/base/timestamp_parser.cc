@@ -1,5 +1,7 @@
 #include "base/timestamp_parser.h"
 
+#include <cstring>
+
 namespace foreshock {
 namespace {
 
@@ -40,11 +42,9 @@ std::optional<Duration> ParseOffsetAt(std::string_view text, size_t pos, size_t*
                                                       std::chrono::minutes(minutes)));
 }
 
-}  // namespace
-
-std::optional<ParsedTimestamp> ParseTimestamp(std::string_view text, const TimeZone& zone) {
+// Reads "YYYY-MM-DD[T ]HH:MM:SS" at the start of `text` as a local time, or nullopt.
+std::optional<TimePoint> ParseLocalSecond(std::string_view text) {
   using namespace std::chrono;
-  // YYYY-MM-DD[T ]HH:MM:SS
   const int y = ReadDigits(text, 0, 4);
   const int mo = ReadDigits(text, 5, 2);
   const int d = ReadDigits(text, 8, 2);
@@ -58,7 +58,33 @@ std::optional<ParsedTimestamp> ParseTimestamp(std::string_view text, const TimeZ
   }
   const year_month_day ymd{year(y), month(static_cast<unsigned>(mo)), day(static_cast<unsigned>(d))};
   if (!ymd.ok() || h > 23 || mi > 59 || s > 60) return std::nullopt;
+  return TimePoint(sys_days(ymd) + hours(h) + minutes(mi) + seconds(s));
+}
 
+}  // namespace
+
+std::optional<ParsedTimestamp> ParseTimestamp(std::string_view text, const TimeZone& zone) {
+  using namespace std::chrono;
+  // Consecutive records mostly share their date and time to the second: the last such
+  // prefix read is remembered per thread with the local time it stands for.
+  constexpr size_t kSecondLength = 19;  // YYYY-MM-DDTHH:MM:SS
+  struct LastSecond {
+    char prefix[kSecondLength] = {};
+    TimePoint local;
+    bool valid = false;
+  };
+  thread_local LastSecond last;
+  TimePoint local_second;
+  if (last.valid && text.size() >= kSecondLength && std::memcmp(text.data(), last.prefix, kSecondLength) == 0) {
+    local_second = last.local;
+  } else {
+    const auto parsed = ParseLocalSecond(text);
+    if (!parsed) return std::nullopt;
+    local_second = *parsed;
+    std::memcpy(last.prefix, text.data(), kSecondLength);  // a parsed stamp has all 19 bytes
+    last.local = local_second;
+    last.valid = true;
+  }
   size_t pos = 19;
   int64_t fraction_micros = 0;
   if (pos < text.size() && (text[pos] == '.' || text[pos] == ',')) {
@@ -73,8 +99,7 @@ std::optional<ParsedTimestamp> ParseTimestamp(std::string_view text, const TimeZ
     if (pos == digits_start) return std::nullopt;
   }
 
-  const TimePoint local = sys_days(ymd) + hours(h) + minutes(mi) + seconds(s) +
-                          microseconds(fraction_micros);
+  const TimePoint local = local_second + microseconds(fraction_micros);
   size_t offset_length = 0;
   if (auto offset = ParseOffsetAt(text, pos, &offset_length)) {
     return ParsedTimestamp{local - *offset, pos + offset_length};

@@ -59,5 +59,32 @@ TEST(TimestampParserTest, ParsesUtcOffsets) {
   EXPECT_FALSE(ParseUtcOffset("+01:00x").has_value());
 }
 
+// Records of the same second share their prefix, which the parser remembers: what follows it
+// (fraction, zone) and the zone setting still count, and a near-miss prefix is read afresh.
+TEST(TimestampParserTest, StampsOfTheSameSecondInARowKeepTheirOwnFractionAndZone) {
+  const TimeZone paris = TimeZone::Parse("Europe/Paris").value();
+  struct Step {
+    const char* text;
+    const TimeZone* zone;
+    std::optional<TimePoint> expected;
+  } steps[] = {
+      {"2026-11-29T02:54:11,482", &TimeZone::Utc(), Utc(2026, 11, 29, 2, 54, 11, 482)},
+      {"2026-11-29T02:54:11.999+0100", &TimeZone::Utc(), Utc(2026, 11, 29, 1, 54, 11, 999)},
+      {"2026-11-29T02:54:11", &paris, Utc(2026, 11, 29, 1, 54, 11, 0)},
+      {"2026-11-29 02:54:11,001", &TimeZone::Utc(), Utc(2026, 11, 29, 2, 54, 11, 1)},
+      {"2026-11-29T02:54:1x", &TimeZone::Utc(), std::nullopt},
+      {"2026-11-29T02:54:12Z", &TimeZone::Utc(), Utc(2026, 11, 29, 2, 54, 12, 0)},
+      {"2026-11-29T02:54:12Z", &TimeZone::Utc(), Utc(2026, 11, 29, 2, 54, 12, 0)},
+      {"2026-11-29T02:54:1", &TimeZone::Utc(), std::nullopt},
+  };
+  for (const Step& step : steps) {
+    const auto parsed = ParseTimestamp(step.text, *step.zone);
+    ASSERT_EQ(parsed.has_value(), step.expected.has_value()) << step.text;
+    if (parsed) {
+      EXPECT_EQ(parsed->time, *step.expected) << step.text;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace foreshock
