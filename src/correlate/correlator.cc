@@ -137,18 +137,18 @@ void Correlator::Observe(const LogRecord& record, const std::vector<PatternHit>&
 }
 
 void Correlator::NoteActivity(const LogRecord& record, std::vector<Alert>* alerts) {
-  static const Pattern kAnyLine;
-  static const PatternHit kNoHit;
-  HitContext context{record.time, record.node, record.cluster, &kAnyLine, &kNoHit, {}};
   // Every line lands here: the group keys depend on the node and cluster only, which rarely
   // change from one line to the next, so they are built once per change.
   if (record.node != activity_node_ || record.cluster != activity_cluster_ || activity_keys_.empty()) {
+    static const Pattern kAnyLine;
+    static const PatternHit kNoHit;
+    const HitContext context{record.time, record.node, record.cluster, &kAnyLine, &kNoHit, {}};
     activity_node_ = record.node;
     activity_cluster_ = record.cluster;
     activity_keys_.clear();
     for (int rule : expects_any_) activity_keys_.push_back(IndexKey(rule, context));
   }
-  for (size_t i = 0; i < expects_any_.size(); ++i) DisarmKey(activity_keys_[i], context, alerts);
+  for (size_t i = 0; i < expects_any_.size(); ++i) DisarmKey(activity_keys_[i], record.time, alerts);
 }
 
 void Correlator::ApplyHit(int rule_index, int step, const HitContext& hit,
@@ -308,15 +308,15 @@ std::string Correlator::IndexKey(int rule_index, const HitContext& hit) const {
 }
 
 void Correlator::Disarm(int rule_index, const HitContext& hit, std::vector<Alert>* alerts) {
-  DisarmKey(IndexKey(rule_index, hit), hit, alerts);
+  DisarmKey(IndexKey(rule_index, hit), hit.time, alerts);
 }
 
-void Correlator::DisarmKey(const std::string& index_key, const HitContext& hit, std::vector<Alert>* alerts) {
+void Correlator::DisarmKey(const std::string& index_key, TimePoint time, std::vector<Alert>* alerts) {
   auto it = Find(index_key);
   if (it == states_.end()) return;
   if (it->firing) {
-    Resolve(it, hit.time, "the expected line arrived", alerts);
-  } else if (it->absence_deadline && hit.time >= it->last_hit) {
+    Resolve(it, time, "the expected line arrived", alerts);
+  } else if (it->absence_deadline && time >= it->last_hit) {
     index_.erase(it->index_key);
     states_.erase(it);
   }

@@ -101,7 +101,7 @@ class Correlator {
             std::vector<Alert>* alerts);
   void Recover(const Pattern& recovery, const HitContext& hit, std::vector<Alert>* alerts);
   void Disarm(int rule_index, const HitContext& hit, std::vector<Alert>* alerts);
-  void DisarmKey(const std::string& index_key, const HitContext& hit, std::vector<Alert>* alerts);
+  void DisarmKey(const std::string& index_key, TimePoint time, std::vector<Alert>* alerts);
   // The state index key of `rule_index` for this hit's group.
   std::string IndexKey(int rule_index, const HitContext& hit) const;
   void Resolve(StateList::iterator state, TimePoint time, const std::string& why,
