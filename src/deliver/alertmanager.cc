@@ -5,6 +5,7 @@
 
 #include "base/host_name.h"
 #include "deliver/http_status.h"
+#include "sink/alert_json.h"
 
 namespace foreshock {
 namespace {
@@ -75,7 +76,7 @@ AlertmanagerDestination::AlertmanagerDestination(AlertmanagerOptions options)
 }
 
 SendResult AlertmanagerDestination::Post(const nlohmann::json& alerts) {
-  const std::string body = alerts.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  const std::string body = DumpAlertJson(alerts);
   return ResultOfPost(http_.PostJson(endpoint_, body), endpoint_);
 }
 

@@ -6,9 +6,9 @@
 // (the usual case), each literal is anchored on its likely rarest three bytes (fewest
 // spaces, punctuation and common letters: "] pri" is anchored on "pri", not "] p"); each
 // position's three bytes are hashed into a bitmap of the anchors, with no dependency from
-// one position to the next, and only positions that hit are compared with their literals. Shorter literals are found by
-// Aho-Corasick with every transition precomputed over byte classes (one dependent table
-// lookup per byte). Immutable after construction; Scan() is const and thread-safe.
+// one position to the next, and only positions that hit are compared with their literals.
+// Shorter literals are found by Aho-Corasick with every transition precomputed over byte
+// classes (one dependent table lookup per byte). Immutable after construction; Scan() is const and thread-safe.
 
 #include <array>
 #include <cstdint>
@@ -56,7 +56,7 @@ class LiteralScanner {
   // For the top kBucketBits of a hash, the first index in anchors_ with those bits or more.
   static constexpr uint32_t kBucketBits = 12;
   std::vector<uint32_t> bucket_first_;
-  std::vector<std::string> folded_;               // the literals, lower-cased
+  std::vector<std::string> folded_;  // the literals, lower-cased
   std::vector<std::vector<int>> outputs_;  // literals ending at each state (suffix links folded in)
   size_t literal_count_ = 0;
 };
