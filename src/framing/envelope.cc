@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <charconv>
 #include <chrono>
 #include <cstring>
 
@@ -120,8 +121,11 @@ std::optional<Parsed> ParseJournaldJson(std::string_view line, unsigned markers)
   }
   out.inner = std::string(StripNewline(out.inner));
   const std::string micros = StringAt(object, "__REALTIME_TIMESTAMP");
-  if (!micros.empty() && micros.find_first_not_of("0123456789") == std::string::npos) {
-    out.hints.time = TimePoint(Duration(std::stoll(micros)));
+  int64_t since_epoch = 0;
+  // from_chars, not stoll: a number too large for 64 bits is no time, not an exception.
+  const auto [end, error] = std::from_chars(micros.data(), micros.data() + micros.size(), since_epoch);
+  if (!micros.empty() && error == std::errc() && end == micros.data() + micros.size() && since_epoch >= 0) {
+    out.hints.time = TimePoint(Duration(since_epoch));
   }
   out.hints.host = NormalizeHost(StringAt(object, "_HOSTNAME"));
   if (auto it = object.find("PRIORITY"); it != object.end()) out.hints.level = PriorityLevel(*it);
