@@ -21,6 +21,63 @@ uint64_t NextMatcherId() {
   return next.fetch_add(1, std::memory_order_relaxed);
 }
 
+// The few literals a pattern cannot match without: a set S of its prefilter atoms such that
+// a text holding none of S fails its prefilter. Among the sets of up to six of its
+// longest atoms (an alternation needs one atom per branch), the one whose shortest literal is longest (long literals are rare in
+// ordinary lines and let LiteralGate probe sparsely); all its atoms if none will do.
+std::vector<std::string> GateLiterals(const std::string& regex, int min_atom_len) {
+  re2::FilteredRE2 filtered(min_atom_len);
+  int id = 0;
+  if (filtered.Add(regex, QuietOptions(), &id) != RE2::NoError) return {};
+  std::vector<std::string> atoms;
+  filtered.Compile(&atoms);
+  std::vector<int> order(atoms.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return atoms[static_cast<size_t>(a)].size() > atoms[static_cast<size_t>(b)].size(); });
+  constexpr size_t kConsidered = 12;
+  constexpr size_t kLargest = 6;
+  order.resize(std::min(order.size(), kConsidered));
+  // Gates without all of S: does the prefilter still let the pattern through?
+  auto rules_out = [&](const std::vector<int>& gate) {
+    std::vector<int> rest;
+    for (size_t i = 0; i < atoms.size(); ++i) {
+      if (std::find(gate.begin(), gate.end(), static_cast<int>(i)) == gate.end()) rest.push_back(static_cast<int>(i));
+    }
+    std::vector<int> potentials;
+    filtered.AllPotentials(rest, &potentials);
+    return potentials.empty();
+  };
+  std::vector<int> best;
+  size_t best_shortest = 0;
+  std::vector<int> gate;
+  // Subsets of `order` (longest first) of up to kLargest atoms, by recursion on the next
+  // index; a set no better than the best so far is not extended (more atoms are no better).
+  auto search = [&](auto& self, size_t next) -> void {
+    if (!gate.empty()) {
+      const size_t shortest = atoms[static_cast<size_t>(gate.back())].size();
+      const bool better = shortest > best_shortest || (shortest == best_shortest && gate.size() < best.size());
+      if (!better) return;
+      if (rules_out(gate)) {
+        best = gate;
+        best_shortest = shortest;
+        return;
+      }
+    }
+    if (gate.size() == kLargest) return;
+    for (size_t i = next; i < order.size(); ++i) {
+      gate.push_back(order[i]);
+      self(self, i + 1);
+      gate.pop_back();
+    }
+  };
+  search(search, 0);
+  if (best.empty()) return atoms;
+  std::vector<std::string> literals;
+  for (int atom : best) literals.push_back(atoms[static_cast<size_t>(atom)]);
+  return literals;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<Matcher>> Matcher::Create(const Catalog& catalog,
@@ -75,6 +132,23 @@ void Matcher::BuildPrefilter(const MatcherOptions& options) {
     spdlog::debug("literal prefilter off: {} pattern(s) have no required literal", unfiltered.size());
     return;
   }
+  std::vector<std::string> gates;
+  for (const Pattern& pattern : catalog_.patterns()) {
+    for (std::string& literal : GateLiterals(pattern.regex, options.min_atom_len)) gates.push_back(std::move(literal));
+  }
+  // A text holding a literal holds each part of it: the longer ones add nothing.
+  std::sort(gates.begin(), gates.end(), [](const std::string& a, const std::string& b) { return a.size() < b.size(); });
+  std::vector<std::string> kept;
+  for (std::string& gate : gates) {
+    if (std::none_of(kept.begin(), kept.end(), [&](const std::string& shorter) { return gate.find(shorter) != std::string::npos; })) {
+      kept.push_back(std::move(gate));
+    }
+  }
+  gates = std::move(kept);
+  gate_ = std::make_unique<LiteralGate>(gates);
+  spdlog::debug("literal prefilter: {} atoms, {} gate literals probed every {} bytes", atoms.size(), gates.size(),
+                gate_->stride());
+  for (const std::string& gate : gates) spdlog::trace("gate literal: '{}'", gate);
   atoms_ = std::make_unique<LiteralScanner>(atoms);
   atom_count_ = atoms.size();
   raw_prefilter_safe_ = std::none_of(atoms.begin(), atoms.end(),
@@ -111,6 +185,9 @@ bool Matcher::MayMatchParts(const std::vector<std::string_view>& parts) const {
   if (filtered_ == nullptr) return true;
   thread_local std::vector<int> found;
   found.clear();
+  if (std::none_of(parts.begin(), parts.end(), [&](std::string_view part) { return gate_->Contains(part); })) {
+    return false;
+  }
   for (std::string_view part : parts) atoms_->Scan(part, &found);
   // Each Scan lists a literal once; across parts it may come twice.
   std::sort(found.begin(), found.end());
@@ -122,9 +199,12 @@ bool Matcher::MayMatch(std::string_view text) const {
   if (filtered_ == nullptr) return true;
   thread_local std::vector<int> found;
   found.clear();
-  atoms_->Scan(text, &found);
-  std::sort(found.begin(), found.end());
-  const bool may = PotentialsFrom(found);
+  bool may = gate_->Contains(text);
+  if (may) {
+    atoms_->Scan(text, &found);
+    std::sort(found.begin(), found.end());
+    may = PotentialsFrom(found);
+  }
   (may ? prefilter_passed_ : prefilter_skipped_).fetch_add(1, std::memory_order_relaxed);
   return may;
 }

@@ -1,9 +1,10 @@
 #pragma once
 
 // Matcher finds the catalog patterns that hit a record. A literal prefilter comes first: RE2's
-// FilteredRE2 derives the literals ("atoms") each pattern cannot match without, a
-// LiteralScanner looks for all of them in one pass, and a record whose atoms satisfy no
-// pattern stops there, so ordinary lines cost almost nothing. Otherwise one RE2::Set pass
+// FilteredRE2 derives the literals ("atoms") each pattern cannot match without. A
+// LiteralGate looks for a few long ones (per pattern, the atoms it needs at least one of),
+// probing every few bytes, and most ordinary lines stop there; otherwise a LiteralScanner
+// finds all the atoms, and a record whose atoms satisfy no pattern stops. Otherwise one RE2::Set pass
 // over the record's text finds every pattern that matches, then the pattern's own RE2 runs
 // for captures on the hits only,
 // then the pattern's filters (logger, minimum level, dataset). It never silently misses a
@@ -24,6 +25,7 @@
 #include "base/result.h"
 #include "catalog/catalog.h"
 #include "decode/log_record.h"
+#include "match/literal_gate.h"
 #include "match/literal_scanner.h"
 #include "match/pattern_hit.h"
 
@@ -84,6 +86,7 @@ class Matcher {
   std::vector<Compiled> compiled_;
   std::unique_ptr<RE2::Set> set_;
   std::unique_ptr<re2::FilteredRE2> filtered_;  // null: no prefilter
+  std::unique_ptr<LiteralGate> gate_;       // a record without a gate literal matches nothing
   std::unique_ptr<LiteralScanner> atoms_;
   size_t atom_count_ = 0;
   bool raw_prefilter_safe_ = false;

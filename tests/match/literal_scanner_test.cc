@@ -6,6 +6,8 @@
 #include <random>
 #include <set>
 
+#include "testing/random_text.h"
+
 namespace foreshock {
 namespace {
 
@@ -43,29 +45,19 @@ TEST(LiteralScannerTest, LiteralsSharingTheirFirstBytesAreTellApart) {
 // where literals overlap, share prefixes and sit at either end.
 TEST(LiteralScannerTest, AgreesWithANaiveSearchOnRandomTexts) {
   std::mt19937 random(7);
-  const std::string alphabet = "abAB c";
-  auto random_text = [&](size_t length) {
-    std::string text;
-    for (size_t i = 0; i < length; ++i) text.push_back(alphabet[random() % alphabet.size()]);
-    return text;
-  };
-  auto lower = [](std::string text) {
-    for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return text;
-  };
   for (const size_t shortest : {size_t{1}, size_t{3}}) {
     for (int round = 0; round < 200; ++round) {
       std::vector<std::string> literals;
-      for (int i = 0; i < 6; ++i) literals.push_back(random_text(shortest + random() % 4));
+      for (int i = 0; i < 6; ++i) literals.push_back(testing::RandomText(random, shortest + random() % 4));
       const LiteralScanner scanner(literals);
-      const std::string text = random_text(random() % 40);
+      const std::string text = testing::RandomText(random, random() % 40);
       std::vector<int> found;
       scanner.Scan(text, &found);
       const std::set<int> unique(found.begin(), found.end());
       EXPECT_EQ(unique.size(), found.size()) << "each literal once";
       std::set<int> expected;
       for (size_t i = 0; i < literals.size(); ++i) {
-        if (lower(text).find(lower(literals[i])) != std::string::npos) expected.insert(static_cast<int>(i));
+        if (testing::ContainsIgnoringCase(text, literals[i])) expected.insert(static_cast<int>(i));
       }
       EXPECT_EQ(unique, expected) << "text '" << text << "'";
     }

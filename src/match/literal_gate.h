@@ -1,0 +1,50 @@
+#pragma once
+
+// LiteralGate answers one question fast: does a text contain any of a set of literals
+// (ignoring ASCII case)? The matcher asks it first, with the few long literals that each
+// pattern cannot match without, so an ordinary log line is ruled out after a look at a
+// fraction of its bytes. With every literal at least L bytes long, only every s-th position
+// of the text is probed (s = L - q + 1 for q-byte keys, q <= 4): any occurrence of a
+// literal covers one probed position at each of its offsets' residues mod s, and the key
+// at the likely rarest offset of each residue class is in a bitmap. A bitmap hit is
+// verified against the literals anchored there, so the answer is exact. Immutable after
+// construction; Contains() is const and thread-safe.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace foreshock {
+
+class LiteralGate {
+ public:
+  // `literals` must be non-empty strings.
+  explicit LiteralGate(const std::vector<std::string>& literals);
+
+  bool Contains(std::string_view text) const;
+  // Positions probed per byte of text, 1/s (for the log).
+  size_t stride() const { return stride_; }
+
+ private:
+  static constexpr uint32_t kBitsLog2 = 16;
+  static constexpr uint32_t kBucketBits = 10;
+  static uint32_t Hash(uint32_t key) { return (key * 0x9E3779B1u) >> (32 - kBitsLog2); }
+  uint32_t KeyAt(const unsigned char* bytes) const;
+  bool Verify(const unsigned char* text, size_t size, size_t position, uint32_t hash) const;
+
+  struct Anchor {
+    uint32_t hash;
+    uint32_t literal;
+    uint32_t offset;  // of the anchored key in the literal
+    bool operator<(const Anchor& other) const { return hash < other.hash; }
+  };
+  size_t key_bytes_ = 4;  // q
+  size_t stride_ = 1;     // s
+  std::vector<uint64_t> bitmap_;
+  std::vector<Anchor> anchors_;          // sorted by hash
+  std::vector<uint32_t> bucket_first_;   // top kBucketBits of a hash -> first anchor index
+  std::vector<std::string> folded_;      // the literals, lower-cased
+};
+
+}  // namespace foreshock

@@ -1,0 +1,57 @@
+#include "match/literal_gate.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "testing/random_text.h"
+
+namespace foreshock {
+namespace {
+
+TEST(LiteralGateTest, FindsLiteralsAtAnyAlignmentIgnoringCase) {
+  const LiteralGate gate({"[parent] Data too large", "too many open files"});
+  EXPECT_EQ(gate.stride(), 16u) << "19-byte shortest literal, 4-byte keys";
+  const std::string literal = "Too Many Open Files";
+  for (size_t pad = 0; pad < 40; ++pad) {
+    const std::string text = std::string(pad, 'x') + literal + std::string(40 - pad, 'y');
+    EXPECT_TRUE(gate.Contains(text)) << "at offset " << pad;
+    EXPECT_TRUE(gate.Contains(text.substr(pad, literal.size()))) << "the text is the literal";
+    EXPECT_FALSE(gate.Contains(text.substr(0, pad + literal.size() - 1))) << "cut one byte short";
+  }
+  EXPECT_TRUE(gate.Contains("x [PARENT] data TOO large"));
+  EXPECT_FALSE(gate.Contains("[parent] Data too larg"));
+  EXPECT_FALSE(gate.Contains(""));
+}
+
+TEST(LiteralGateTest, LooseKeyFoldingNeverMatchesWhatDiffers) {
+  // '@' and '`' share a key once bit 5 is set, as do '[' and '{': verification tells them apart.
+  const LiteralGate gate({"{a@b}"});
+  EXPECT_FALSE(gate.Contains("[a`b]"));
+  EXPECT_TRUE(gate.Contains("{A@B}"));
+}
+
+// Against a plain case-insensitive search, on random texts over a small alphabet where the
+// literals overlap and recur, for every key width and stride (shortest literal 1 to 9 bytes).
+TEST(LiteralGateTest, AgreesWithANaiveSearchOnRandomTexts) {
+  std::mt19937 random(11);
+  size_t found = 0;
+  size_t missing = 0;
+  for (size_t shortest = 1; shortest <= 9; ++shortest) {
+    for (int round = 0; round < 300; ++round) {
+      std::vector<std::string> literals;
+      for (int i = 0; i < 4; ++i) literals.push_back(testing::RandomText(random, shortest + (i == 0 ? 0 : random() % 4)));
+      const LiteralGate gate(literals);
+      const std::string text = testing::RandomText(random, random() % 60);
+      bool expected = false;
+      for (const std::string& literal : literals) expected = expected || testing::ContainsIgnoringCase(text, literal);
+      EXPECT_EQ(gate.Contains(text), expected) << "text '" << text << "', shortest literal " << literals[0];
+      (expected ? found : missing) += 1;
+    }
+  }
+  EXPECT_GT(found, 300u) << "the texts exercise both answers";
+  EXPECT_GT(missing, 300u);
+}
+
+}  // namespace
+}  // namespace foreshock
