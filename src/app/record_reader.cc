@@ -1,6 +1,7 @@
 #include "app/record_reader.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include <spdlog/spdlog.h>
 
@@ -55,6 +56,71 @@ void RecordReader::Frame(std::string_view bytes) {
   });
 }
 
+bool RecordReader::FrameNextLine(LogRecord* record) {
+  const std::string_view rest = std::string_view(buffer_).substr(framed_);
+  const auto* newline = static_cast<const char*>(std::memchr(rest.data(), '\n', rest.size()));
+  if (newline == nullptr || !framer_.at_line_start()) {
+    // The partial end of the buffer, or the end of a line the last buffer began: the framer
+    // keeps or completes it.
+    const size_t upto = newline == nullptr ? rest.size() : static_cast<size_t>(newline - rest.data()) + 1;
+    Frame(rest.substr(0, upto));
+    framed_ += upto;
+    return false;
+  }
+  const std::string_view line = rest.substr(0, static_cast<size_t>(newline - rest.data()));
+  const std::string_view after = rest.substr(line.size() + 1);
+  // A plain record's first line ends the pending record: that one goes first (exactly as the
+  // assembler would let it go), and this line may then take the quiet lane.
+  if (assembler_.has_pending() && envelopes_.sniffing() && !envelopes_.joining() &&
+      RecordAssembler::StartsPlainRecord(line) && !assembler_.Joins(line)) {
+    assembler_.Flush([this](const RawRecord& raw) { Queue(raw); });
+    return false;
+  }
+  framed_ += line.size() + 1;
+  bool quiet = false;
+  framer_.FeedLine(line, [&](std::string_view framed, bool truncated) {
+    ++line_number_;
+    envelopes_.Add(framed, [&](std::string_view inner, const EnvelopeHints& hints, std::string_view envelope) {
+      quiet = !truncated && TakeQuiet(inner, hints, envelope, after, record);
+      if (quiet) return;
+      assembler_.Add(inner, truncated, line_number_, framer_.line_end(), hints, envelope,
+                     [this](const RawRecord& raw) { Queue(raw); });
+    });
+  });
+  return quiet;
+}
+
+bool RecordReader::TakeQuiet(std::string_view line, const EnvelopeHints& hints, std::string_view envelope,
+                             std::string_view after, LogRecord* record) {
+  // A record by itself, with nothing before it still to go out.
+  if (!envelope.empty() || !hints.empty() || assembler_.has_pending() || ring_count_ > 0 ||
+      line.size() > options_.record_limits.max_record_bytes) {
+    return false;
+  }
+  if (RecordAssembler::StartsPlainRecord(line)) {
+    // Its last line only when the next line starts a record (the first bytes tell; no
+    // pattern the assembler looks for holds a newline).
+    constexpr size_t kTellingBytes = 16;
+    if (after.size() < kTellingBytes || !RecordAssembler::StartsPlainRecord(after.substr(0, kTellingBytes))) {
+      return false;
+    }
+  } else if (!line.starts_with("{\"")) {
+    return false;  // a JSON record is whole when DecodeHeader vouches for it (its braces close)
+  }
+  // The slow path's own test for a header-only record, on the same text.
+  std::string_view format;
+  if (std::memchr(line.data(), '\\', line.size()) != nullptr ||
+      !decoders_->DecodeHeader(line, decode_options_, record, &searchable_, &format) ||
+      options_.prefilter->MayMatchParts(searchable_)) {
+    return false;
+  }
+  processed_offset_ = std::max(processed_offset_, framer_.line_end());
+  ++stats_.header_only;
+  ++stats_.quiet_lane;
+  Finish(line, line_number_, /*truncated=*/false, hints, envelope, format, record);
+  return true;
+}
+
 void RecordReader::FlushAll() {
   auto on_record = [this](const RawRecord& raw) { Queue(raw); };
   framer_.Flush([&](std::string_view line, bool truncated) {
@@ -94,8 +160,23 @@ Result<RecordReader::Next> RecordReader::Read(LogRecord* record, Duration wait) 
     while (ring_count_ > 0) {
       if (DecodeNext(record)) return Next::kRecord;
     }
+    if (framed_ < buffer_.size()) {
+      // With a prefilter, line by line: ordinary lines take the quiet lane. Without, the
+      // whole buffer at once.
+      if (options_.prefilter != nullptr && options_.prefilter->raw_prefilter_safe()) {
+        const bool quiet = FrameNextLine(record);
+        stats_.lines = framer_.stats().lines;
+        if (quiet) return Next::kRecord;
+      } else {
+        Frame(std::string_view(buffer_).substr(framed_));
+        framed_ = buffer_.size();
+        stats_.lines = framer_.stats().lines;
+      }
+      continue;
+    }
     if (ended_) return Next::kEnd;
     buffer_.clear();
+    framed_ = 0;
     // A pending multi-line record waits for its next line at most quiet_flush.
     const Duration read_wait = assembler_.has_pending() ? std::min(wait, options_.quiet_flush) : wait;
     auto state = source_->Read(&buffer_, read_wait);
@@ -115,8 +196,7 @@ Result<RecordReader::Next> RecordReader::Read(LogRecord* record, Duration wait) 
       case Source::ReadState::kData:
         stats_.bytes += buffer_.size();
         last_data_at_ = std::chrono::steady_clock::now();
-        Frame(buffer_);
-        break;
+        break;  // framed at the top of the loop
       case Source::ReadState::kRotated:
         FlushAll();  // the old file's last line and record are complete
         break;
@@ -170,25 +250,31 @@ bool RecordReader::DecodeNext(LogRecord* record) {
     Report(pending, "binary data or invalid UTF-8 in no known format; passed over");
   }
   if (format.empty()) return false;
-  ++stats_.records;
-  // Counted per envelope/format; a run of records in the same one skips the map lookup.
-  if (last_format_count_ == nullptr || format.data() != last_format_.data() || pending.envelope != last_envelope_) {
-    const std::string key = pending.envelope + "/" + std::string(format);
-    last_format_count_ = &stats_.formats[key];
-    if (*last_format_count_ == 0) stats_.format_examples[key] = pending.text.substr(0, 300);
-    last_format_ = format;
-    last_envelope_ = pending.envelope;
-  }
-  ++*last_format_count_;
-  record->source = source_->name();
-  record->line_number = pending.line;
-  record->truncated = pending.truncated;
-  ApplyHints(pending, record);
+  Finish(pending.text, pending.line, pending.truncated, pending.hints, pending.envelope, format, record);
   return true;
 }
 
-void RecordReader::ApplyHints(const Pending& pending, LogRecord* record) {
-  const EnvelopeHints& hints = pending.hints;
+void RecordReader::Finish(std::string_view text, uint64_t line, bool truncated, const EnvelopeHints& hints,
+                          std::string_view envelope, std::string_view format, LogRecord* record) {
+  ++stats_.records;
+  // Counted per envelope/format; a run of records in the same one skips the map lookup.
+  if (last_format_count_ == nullptr || format.data() != last_format_.data() || envelope != last_envelope_) {
+    std::string key(envelope);
+    key += '/';
+    key += format;
+    last_format_count_ = &stats_.formats[key];
+    if (*last_format_count_ == 0) stats_.format_examples[key] = std::string(text.substr(0, 300));
+    last_format_ = format;
+    last_envelope_ = envelope;
+  }
+  ++*last_format_count_;
+  record->source = source_->name();
+  record->line_number = line;
+  record->truncated = truncated;
+  ApplyHints(hints, record);
+}
+
+void RecordReader::ApplyHints(const EnvelopeHints& hints, LogRecord* record) {
   if (!record->has_time && hints.time) {
     record->time = *hints.time;
     record->has_time = true;

@@ -9,7 +9,11 @@
 // (invalid JSON) is counted as malformed and still searched as text; binary data is counted
 // and passed over. Problems are reported on stderr at a bounded rate. On a quiet stream a
 // pending multi-line record is flushed after `quiet_flush`, so the last record of a burst is
-// never held until the next line arrives. Not thread-safe.
+// never held until the next line arrives. With a prefilter, ordinary lines take the quiet
+// lane: a line that is a whole record by itself (a JSON line DecodeHeader vouches for, or a
+// plain line whose next line starts another record), with nothing pending before it and no
+// prefilter literal, is decoded header-only straight from the read buffer, without being
+// assembled or copied; the records and counts are those of the full path. Not thread-safe.
 
 #include <chrono>
 #include <cstdint>
@@ -51,6 +55,7 @@ struct InputStats {
   uint64_t truncated = 0;   // cut to --max-line-bytes or the record caps
   uint64_t no_time = 0;     // carried no timestamp; took the previous record's
   uint64_t header_only = 0; // ruled out by the prefilter on their raw text, decoded header-only
+  uint64_t quiet_lane = 0;  // of those, one-line records decoded straight from the read buffer
   // Records per "envelope/format" ("journald-json/es-plain", "/ecs"), with the first line of
   // each, for --explain-format.
   std::map<std::string, uint64_t> formats;
@@ -91,10 +96,18 @@ class RecordReader final : public RecordStream {
   RecordReader(std::unique_ptr<Source> source, std::unique_ptr<DecoderSet> decoders,
                const RecordReaderOptions& options, std::string envelope_format);
   void Frame(std::string_view bytes);
+  // Frames the read buffer's next line (or its partial end) through the stages; true when
+  // the line was decoded straight into *record on the quiet lane (see TakeQuiet).
+  bool FrameNextLine(LogRecord* record);
+  bool TakeQuiet(std::string_view line, const EnvelopeHints& hints, std::string_view envelope,
+                 std::string_view after, LogRecord* record);
   void FlushAll();
   void Queue(const RawRecord& raw);
   bool DecodeNext(LogRecord* record);
-  void ApplyHints(const Pending& pending, LogRecord* record);
+  // What every decoded record gets: counts, its place in the input, the envelope's hints.
+  void Finish(std::string_view text, uint64_t line, bool truncated, const EnvelopeHints& hints,
+              std::string_view envelope, std::string_view format, LogRecord* record);
+  void ApplyHints(const EnvelopeHints& hints, LogRecord* record);
   void Report(const Pending& pending, std::string_view why);
 
   std::unique_ptr<Source> source_;
@@ -113,6 +126,7 @@ class RecordReader final : public RecordStream {
   std::string_view last_format_;
   std::string last_envelope_;
   std::string buffer_;
+  size_t framed_ = 0;  // bytes of buffer_ already framed
   uint64_t line_number_ = 0;
   uint64_t processed_offset_ = 0;
   std::chrono::steady_clock::time_point last_data_at_{};

@@ -43,15 +43,18 @@ void LogSummary(const std::vector<std::unique_ptr<RecordReader>>& readers, const
     total.truncated += stats.truncated;
     total.no_time += stats.no_time;
     total.header_only += stats.header_only;
+    total.quiet_lane += stats.quiet_lane;
   }
   const PipelineSummary& summary = pipeline.summary();
   spdlog::info("{} lines, {} records, {} pattern hits, {} alerts; {} malformed (searched as text), "
                "{} unreadable (passed over), {} truncated, {} without a timestamp",
                total.lines, total.records, summary.hits, summary.alerts, total.malformed,
                total.unreadable, total.truncated, total.no_time);
-  spdlog::debug("literal prefilter: {} literals; {} records decoded header-only on their raw bytes; "
-                "{} checks stopped, {} passed to the pattern set; {} matched pattern by pattern",
-                matcher.atom_count(), total.header_only, matcher.prefilter_skipped(), matcher.prefilter_passed(),
+  spdlog::debug("literal prefilter: {} literals; {} records decoded header-only on their raw bytes "
+                "({} on the quiet lane); {} checks stopped, {} passed to the pattern set; {} matched "
+                "pattern by pattern",
+                matcher.atom_count(), total.header_only, total.quiet_lane, matcher.prefilter_skipped(),
+                matcher.prefilter_passed(),
                 matcher.fallback_count());
   const CorrelatorStats& correlator = pipeline.correlator_stats();
   spdlog::info("correlation: {} inhibited or absorbed, {} duplicate records, {} records later than "

@@ -133,6 +133,32 @@ void Salvage(std::string_view text, const FieldMap& fields, const DecodeOptions&
   record->message_length = newline == std::string_view::npos ? text.size() : newline;
 }
 
+constexpr size_t kLongestHeaderKey = 64;
+
+// The keys of the fields the header needs, with each key's field and its rank among that
+// field's keys (Decode() takes the first present), listed by key length: a key read from
+// the line is compared with the few of its length only.
+struct HeaderKeys {
+  struct Entry {
+    std::string_view key;
+    size_t field;
+    size_t rank;
+  };
+  std::vector<Entry> by_length[kLongestHeaderKey];
+  explicit HeaderKeys(const FieldMap& map) {
+    const std::initializer_list<const char*> errors[] = {{"error.type"}, {"error.message"}, {"error.stack_trace"}};
+    const std::initializer_list<const char*>* lists[] = {&map.time, &map.message, &map.node, &map.cluster,
+                                                         &errors[0], &errors[1], &errors[2]};
+    for (size_t field = 0; field < std::size(lists); ++field) {
+      size_t rank = 0;
+      for (std::string_view key : *lists[field]) {
+        if (key.size() < kLongestHeaderKey) by_length[key.size()].push_back({key, field, rank});
+        ++rank;
+      }
+    }
+  }
+};
+
 // Walks a flat JSON object (string keys; string, number, true, false or null values) whose
 // text is plain printable ASCII without escapes or tabs (spaces allowed), calling `field(key, value)` for each member; values
 // are given with their quotes for strings. False when the text is anything else: nested
@@ -234,44 +260,29 @@ bool WalkFlatObject(std::string_view text, Field field) {
 
 bool EsJsonDecoder::DecodeHeader(std::string_view text, const DecodeOptions& options, LogRecord* record,
                                  std::vector<std::string_view>* searchable) const {
-  // The keys of the fields the header needs, in lookup order, as string_views made once.
-  struct HeaderKeys {
-    std::vector<std::string_view> fields[7];
-    explicit HeaderKeys(const FieldMap& map) {
-      const std::initializer_list<const char*>* lists[] = {&map.time, &map.message, &map.node, &map.cluster};
-      for (size_t i = 0; i < 4; ++i) fields[i].assign(lists[i]->begin(), lists[i]->end());
-      fields[4] = {"error.type"};
-      fields[5] = {"error.message"};
-      fields[6] = {"error.stack_trace"};
-    }
-  };
   static const HeaderKeys kEcsKeys(kEcsFields);
   static const HeaderKeys kEs7Keys(kEs7Fields);
   const HeaderKeys& keys = dialect_ == Dialect::kEcs ? kEcsKeys : kEs7Keys;
-  // For each field, the value of the first of its keys present (as Decode() looks them up).
+  // For each field, the value of the first of its keys present.
   struct Found {
-    const std::vector<std::string_view>* keys;
     std::string_view value;
-    size_t rank = SIZE_MAX;  // position of the key found in `keys`
+    size_t rank = SIZE_MAX;  // of the key found
   };
-  Found time{&keys.fields[0], {}, SIZE_MAX}, message{&keys.fields[1], {}, SIZE_MAX}, node{&keys.fields[2], {}, SIZE_MAX},
-      cluster{&keys.fields[3], {}, SIZE_MAX}, error_type{&keys.fields[4], {}, SIZE_MAX},
-      error_message{&keys.fields[5], {}, SIZE_MAX}, stack_trace{&keys.fields[6], {}, SIZE_MAX};
+  Found fields[7];
+  Found& time = fields[0];
+  Found& message = fields[1];
   bool doubtful = false;
   const bool flat = WalkFlatObject(text, [&](std::string_view key, std::string_view value) {
     // Slow-log records get fields folded into their text: decode those in full.
     if (key == "took" || key.starts_with("elasticsearch.slowlog.")) doubtful = true;
-    for (Found* found : {&time, &message, &node, &cluster, &error_type, &error_message, &stack_trace}) {
-      size_t rank = 0;
-      for (std::string_view candidate : *found->keys) {
-        if (key == candidate) {
-          if (rank == found->rank) doubtful = true;  // a duplicate key
-          if (rank < found->rank) {
-            found->rank = rank;
-            found->value = value;
-          }
-        }
-        ++rank;
+    if (key.size() >= kLongestHeaderKey) return;
+    for (const HeaderKeys::Entry& entry : keys.by_length[key.size()]) {
+      if (key != entry.key) continue;
+      Found& found = fields[entry.field];
+      if (entry.rank == found.rank) doubtful = true;  // a duplicate key
+      if (entry.rank < found.rank) {
+        found.rank = entry.rank;
+        found.value = value;
       }
     }
   });
@@ -286,10 +297,10 @@ bool EsJsonDecoder::DecodeHeader(std::string_view text, const DecodeOptions& opt
     record->time = parsed->time;
     record->has_time = true;
   }
-  if (auto value = string_value(node)) record->node.assign(*value);
-  if (auto value = string_value(cluster)) record->cluster.assign(*value);
+  if (auto value = string_value(fields[2])) record->node.assign(*value);
+  if (auto value = string_value(fields[3])) record->cluster.assign(*value);
   searchable->clear();
-  for (const Found* found : {&message, &error_type, &error_message, &stack_trace}) {
+  for (const Found* found : {&message, &fields[4], &fields[5], &fields[6]}) {
     if (auto value = string_value(*found)) searchable->push_back(*value);
   }
   return true;

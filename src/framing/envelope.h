@@ -64,6 +64,11 @@ class EnvelopeUnwrapper {
   template <typename OnLine>
   void Add(std::string_view line, OnLine&& on_line);
 
+  // True while the pieces of a split line wait for the rest.
+  bool joining() const { return joining_; }
+  // True when lines are sniffed for envelopes (not forced to one).
+  bool sniffing() const { return forced_ == "auto"; }
+
   // True when `name` is an envelope this class reads.
   static bool Knows(std::string_view name);
 

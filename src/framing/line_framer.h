@@ -28,6 +28,18 @@ class LineFramer {
   template <typename OnLine>
   void Feed(std::string_view bytes, OnLine&& on_line);
 
+  // The same for one complete line the caller found itself: `line` excludes its newline,
+  // which the caller's buffer holds right after it. Only when at_line_start().
+  template <typename OnLine>
+  void FeedLine(std::string_view line, OnLine&& on_line) {
+    fed_ += line.size() + 1;
+    line_end_ = fed_;
+    const bool truncated = line.size() > max_line_bytes_;
+    Emit(truncated ? line.substr(0, max_line_bytes_) : line, truncated, on_line);
+  }
+  // True when no partial line waits for the rest of its bytes.
+  bool at_line_start() const { return partial_.empty() && !skipping_; }
+
   // Emits the partial last line, if any (end of input, or a quiet stream).
   template <typename OnLine>
   void Flush(OnLine&& on_line);

@@ -22,6 +22,16 @@ bool RecordAssembler::ContinuesJson(std::string_view line) {
   return first == '"' || first == '}' || first == ']' || first == ',' || first == ' ' || first == '\t';
 }
 
+bool RecordAssembler::Joins(std::string_view line) const {
+  // A line that starts a record of its own ends even an unclosed JSON record: broken JSON
+  // must not swallow the records after it. A lone "{" under a plain record is pretty-printed
+  // JSON it carries (a slow log's source), not a record.
+  const bool starts_record = StartsPlainRecord(line) || line.starts_with("{\"") ||
+                             (line[0] == '{' && !pending_is_plain_);
+  return IsContinuation(line) || (json_depth_ > 0 && ContinuesJson(line)) ||
+         (pending_is_plain_ && !starts_record);
+}
+
 void RecordAssembler::Start(std::string_view line, bool truncated, uint64_t line_number) {
   buffer_.assign(line.substr(0, limits_.max_record_bytes));
   pending_.first_line = line_number;

@@ -59,6 +59,9 @@ class RecordAssembler {
   void Flush(OnRecord&& on_record);
 
   bool has_pending() const { return pending_.line_count > 0; }
+  // True when the pending record would take the non-blank `line` as its next line; false
+  // when `line` ends it (and starts a record of its own).
+  bool Joins(std::string_view line) const;
   // Stream offset past the last blank line skipped while nothing was pending.
   uint64_t skipped_end() const { return skipped_end_; }
 
@@ -97,15 +100,7 @@ void RecordAssembler::Add(std::string_view line, bool truncated, uint64_t line_n
     return;
   }
   if (has_pending()) {
-    // A line that starts a record of its own ends even an unclosed JSON record: broken
-    // JSON must not swallow the records after it. A lone "{" under a plain record is
-    // pretty-printed JSON it carries (a slow log's source), not a record.
-    const bool starts_record = StartsPlainRecord(line) || line.starts_with("{\"") ||
-                               (line[0] == '{' && !pending_is_plain_);
-    const bool joins = IsContinuation(line) ||
-                       (json_depth_ > 0 && ContinuesJson(line)) ||
-                       (pending_is_plain_ && !starts_record);
-    if (joins) {
+    if (Joins(line)) {
       Append(line, truncated);
       pending_.end_offset = end_offset;
       return;
