@@ -7,68 +7,17 @@
 
 #include <filesystem>
 #include <fstream>
-#include <random>
-#include <sstream>
 
 #include "app/record_reader.h"
 #include "catalog/catalog_loader.h"
-#include "testing/temp_dir.h"
+#include "testing/record_digest.h"
 #include "testing/test_paths.h"
 
 namespace foreshock {
 namespace {
 
 namespace fs = std::filesystem;
-
-// Hands out a text in chunks of random sizes, as reads of a pipe or a growing file would.
-class ChunkedSource final : public Source {
- public:
-  ChunkedSource(std::string text, uint32_t seed, size_t largest)
-      : text_(std::move(text)), random_(seed), largest_(largest) {}
-  Result<ReadState> Read(std::string* out, Duration /*wait*/) override {
-    if (at_ == text_.size()) return ReadState::kEnd;
-    const size_t size = std::min(text_.size() - at_, 1 + random_() % largest_);
-    out->append(text_, at_, size);
-    at_ += size;
-    return ReadState::kData;
-  }
-  const std::string& name() const override { return name_; }
-
- private:
-  std::string text_;
-  std::mt19937 random_;
-  size_t largest_;
-  size_t at_ = 0;
-  std::string name_ = "chunked";
-};
-
-// What a header-only record keeps, one line per record, and the input's counts.
-std::string Digest(const std::string& text, const Matcher* prefilter, uint32_t seed, size_t largest_read,
-                   uint64_t* quiet = nullptr) {
-  RecordReaderOptions options;
-  options.prefilter = prefilter;
-  options.max_line_bytes = 4096;
-  options.default_node = "default";
-  auto reader = RecordReader::Create(std::make_unique<ChunkedSource>(text, seed, largest_read), options);
-  EXPECT_TRUE(reader.ok());
-  std::ostringstream out;
-  LogRecord record;
-  while (true) {
-    auto next = (*reader)->Read(&record, std::chrono::milliseconds(0));
-    EXPECT_TRUE(next.ok());
-    if (!next.ok() || *next == RecordReader::Next::kEnd) break;
-    if (*next != RecordReader::Next::kRecord) continue;
-    const std::string when = record.time_inherited ? "inherited" : FormatTimestamp(record.time);
-    out << record.line_number << ' ' << when << ' ' << record.node << ' ' << record.cluster << ' '
-        << record.truncated << '\n';
-  }
-  const InputStats& stats = (*reader)->stats();
-  out << "lines " << stats.lines << " records " << stats.records << " malformed " << stats.malformed
-      << " unreadable " << stats.unreadable << " truncated " << stats.truncated << " no_time " << stats.no_time;
-  for (const auto& [format, count] : stats.formats) out << ' ' << format << '=' << count;
-  if (quiet != nullptr) *quiet = stats.quiet_lane;
-  return out.str();
-}
+using testing::RecordDigest;
 
 class QuietLaneTest : public ::testing::Test {
  protected:
@@ -82,9 +31,9 @@ class QuietLaneTest : public ::testing::Test {
   }
   // Whole reads and tiny ones, against full decoding of every record.
   void ExpectSameRecords(const std::string& text, const std::string& what) {
-    const std::string full = Digest(text, nullptr, 1, 1 << 20);
+    const std::string full = RecordDigest(text, nullptr, 1, 1 << 20);
     for (const size_t largest : {size_t{1} << 20, size_t{4096}, size_t{97}, size_t{7}}) {
-      EXPECT_EQ(Digest(text, matcher_.get(), static_cast<uint32_t>(largest), largest), full)
+      EXPECT_EQ(RecordDigest(text, matcher_.get(), static_cast<uint32_t>(largest), largest), full)
           << what << ", reads of up to " << largest << " bytes";
     }
   }
@@ -112,7 +61,7 @@ TEST_F(QuietLaneTest, SamplesAndCorpusGiveTheSameRecordsAsFullDecoding) {
     const std::string text = ReadFile(file);
     ExpectSameRecords(text, file.string());
     uint64_t quiet = 0;
-    Digest(text, matcher_.get(), 1, 1 << 20, &quiet);
+    RecordDigest(text, matcher_.get(), 1, 1 << 20, &quiet);
     quiet_records += quiet;
   }
   EXPECT_GT(quiet_records, 2000u) << "the lane is taken";
@@ -150,7 +99,7 @@ TEST_F(QuietLaneTest, TheLaneResumesAfterAMultiLineRecord) {
   for (int i = 0; i < 20; ++i) text += plain;
   ExpectSameRecords(text, "stack trace");
   uint64_t quiet = 0;
-  Digest(text, matcher_.get(), 1, 1 << 20, &quiet);
+  RecordDigest(text, matcher_.get(), 1, 1 << 20, &quiet);
   EXPECT_EQ(quiet, 21u) << "all but the first line (the decoders learn the format on it), the stack trace's "
                            "record and the last line (whose end is not known yet)";
 }
