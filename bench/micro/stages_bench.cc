@@ -2,7 +2,7 @@
 // production cluster writes: framing a buffer into lines, each decoder (full decode and the
 // header-only fast path), the matcher with the shipped catalog (an ordinary line the
 // prefilter rules out, and a precursor line matched in full), and the correlator taking a
-// hit. Build with -DFORESHOCK_BENCH=ON; run build/bench/micro/foreshock_stages_bench.
+// hit, and the record reader on ordinary lines (quiet lane and full decoding). Build with -DFORESHOCK_BENCH=ON; run build/bench/micro/foreshock_stages_bench.
 
 #include <benchmark/benchmark.h>
 
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/common_options.h"
+#include "app/record_reader.h"
 #include "catalog/catalog_loader.h"
 #include "correlate/correlator.h"
 #include "decode/decoder_registry.h"
@@ -127,6 +128,39 @@ void BM_CorrelatorObservesHit(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_CorrelatorObservesHit);
+
+// A buffer of ordinary plain lines, handed out whole by each Read.
+class RepeatedLines final : public Source {
+ public:
+  explicit RepeatedLines(std::string block) : block_(std::move(block)) {}
+  Result<ReadState> Read(std::string* out, Duration /*wait*/) override {
+    out->append(block_);
+    return ReadState::kData;
+  }
+  const std::string& name() const override { return name_; }
+
+ private:
+  std::string block_;
+  std::string name_ = "bench";
+};
+
+// The reader's per-record cost on ordinary lines: framing, the literal gate and header-only
+// decoding, with (quiet lane) and without (every record decoded in full) the prefilter.
+void ReadOrdinaryRecords(benchmark::State& state, bool prefilter) {
+  std::string block;
+  for (int i = 0; i < 2048; ++i) block += std::string(kPlainLine) + "\n";
+  RecordReaderOptions options;
+  options.prefilter = prefilter ? &ShippedMatcher() : nullptr;
+  auto reader = RecordReader::Create(std::make_unique<RepeatedLines>(block), options).value();
+  LogRecord record;
+  for (auto _ : state) {
+    if (*reader->Read(&record, Duration{}) != RecordStream::Next::kRecord) state.SkipWithError("no record");
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * (block.size() / 2048)));
+  state.counters["quiet_lane"] = static_cast<double>(reader->stats().quiet_lane) / static_cast<double>(state.iterations());
+}
+BENCHMARK_CAPTURE(ReadOrdinaryRecords, quiet_lane, true);
+BENCHMARK_CAPTURE(ReadOrdinaryRecords, full_decode, false);
 
 }  // namespace
 }  // namespace foreshock
