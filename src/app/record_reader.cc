@@ -80,9 +80,11 @@ bool RecordReader::FrameNextLine(LogRecord* record) {
   bool quiet = false;
   framer_.FeedLine(line, [&](std::string_view framed, bool truncated) {
     ++line_number_;
+    // Sniffed for envelopes, and no piece of a split line waiting: a line the quiet lane
+    // takes is one the unwrapper would pass through (see TakeQuiet).
+    quiet = !truncated && envelopes_.sniffing() && !envelopes_.joining() && TakeQuiet(framed, after, record);
+    if (quiet) return;
     envelopes_.Add(framed, [&](std::string_view inner, const EnvelopeHints& hints, std::string_view envelope) {
-      quiet = !truncated && TakeQuiet(inner, hints, envelope, after, record);
-      if (quiet) return;
       assembler_.Add(inner, truncated, line_number_, framer_.line_end(), hints, envelope,
                      [this](const RawRecord& raw) { Queue(raw); });
     });
@@ -90,22 +92,23 @@ bool RecordReader::FrameNextLine(LogRecord* record) {
   return quiet;
 }
 
-bool RecordReader::TakeQuiet(std::string_view line, const EnvelopeHints& hints, std::string_view envelope,
-                             std::string_view after, LogRecord* record) {
+bool RecordReader::TakeQuiet(std::string_view line, std::string_view after, LogRecord* record) {
   // A record by itself, with nothing before it still to go out.
-  if (!envelope.empty() || !hints.empty() || assembler_.has_pending() || ring_count_ > 0 ||
-      line.size() > options_.record_limits.max_record_bytes) {
+  if (assembler_.has_pending() || ring_count_ > 0 || line.size() > options_.record_limits.max_record_bytes) {
     return false;
   }
   if (RecordAssembler::StartsPlainRecord(line)) {
-    // Its last line only when the next line starts a record (the first bytes tell; no
-    // pattern the assembler looks for holds a newline).
+    // No envelope starts with '['. The line is its record's last only when the next line
+    // starts a record (the first bytes tell; no pattern the assembler looks for holds a
+    // newline).
     constexpr size_t kTellingBytes = 16;
     if (after.size() < kTellingBytes || !RecordAssembler::StartsPlainRecord(after.substr(0, kTellingBytes))) {
       return false;
     }
   } else if (!line.starts_with("{\"")) {
-    return false;  // a JSON record is whole when DecodeHeader vouches for it (its braces close)
+    // A JSON record is whole when DecodeHeader vouches for it (its braces close), and no
+    // envelope's (a JSON decoder vouches for no line holding an envelope's marker).
+    return false;
   }
   // The slow path's own test for a header-only record, on the same text.
   std::string_view format;
@@ -117,7 +120,8 @@ bool RecordReader::TakeQuiet(std::string_view line, const EnvelopeHints& hints, 
   processed_offset_ = std::max(processed_offset_, framer_.line_end());
   ++stats_.header_only;
   ++stats_.quiet_lane;
-  Finish(line, line_number_, /*truncated=*/false, hints, envelope, format, record);
+  static const EnvelopeHints kNoHints;
+  Finish(line, line_number_, /*truncated=*/false, kNoHints, /*envelope=*/"", format, record);
   return true;
 }
 

@@ -99,8 +99,7 @@ class RecordReader final : public RecordStream {
   // Frames the read buffer's next line (or its partial end) through the stages; true when
   // the line was decoded straight into *record on the quiet lane (see TakeQuiet).
   bool FrameNextLine(LogRecord* record);
-  bool TakeQuiet(std::string_view line, const EnvelopeHints& hints, std::string_view envelope,
-                 std::string_view after, LogRecord* record);
+  bool TakeQuiet(std::string_view line, std::string_view after, LogRecord* record);
   void FlushAll();
   void Queue(const RawRecord& raw);
   bool DecodeNext(LogRecord* record);

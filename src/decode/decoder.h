@@ -42,7 +42,9 @@ class Decoder {
   // *searchable at the parts of `text` that Decode() would put into the record's text (the
   // message, exception fields), so the caller can check those for pattern literals before
   // deciding to decode in full. Returns true only when Decode() would certainly return
-  // kDecoded with exactly those fields and that text; on any doubt false.
+  // kDecoded with exactly those fields and that text; on any doubt false. A line holding an
+  // envelope's marker key (IsEnvelopeMarker) is always a doubt: a line vouched for is known
+  // to pass the envelope unwrapper unchanged.
   // REQUIRES: *record was Clear()ed by the caller.
   virtual bool DecodeHeader(std::string_view /*text*/, const DecodeOptions& /*options*/, LogRecord* /*record*/,
                             std::vector<std::string_view>* /*searchable*/) const {

@@ -10,6 +10,7 @@
 #include "base/byte_search.h"
 #include "base/json_path.h"
 #include "base/timestamp_parser.h"
+#include "framing/envelope.h"
 
 namespace foreshock {
 namespace {
@@ -273,8 +274,13 @@ bool EsJsonDecoder::DecodeHeader(std::string_view text, const DecodeOptions& opt
   Found& message = fields[1];
   bool doubtful = false;
   const bool flat = WalkFlatObject(text, [&](std::string_view key, std::string_view value) {
-    // Slow-log records get fields folded into their text: decode those in full.
-    if (key == "took" || key.starts_with("elasticsearch.slowlog.")) doubtful = true;
+    // Slow-log records get fields folded into their text: decode those in full. A line with
+    // an envelope's marker is left to the unwrapper, so a line vouched for is no envelope.
+    if (key == "took" || key.starts_with("elasticsearch.slowlog.") ||
+        IsEnvelopeMarker(std::string_view(key.data() - 1, key.size() + 2)) ||
+        (!value.empty() && value.front() == '"' && IsEnvelopeMarker(value))) {
+      doubtful = true;
+    }
     if (key.size() >= kLongestHeaderKey) return;
     for (const HeaderKeys::Entry& entry : keys.by_length[key.size()]) {
       if (key != entry.key) continue;

@@ -358,6 +358,8 @@ bool MayBe(int kind, char first) {
 
 }  // namespace
 
+bool IsEnvelopeMarker(std::string_view quoted) { return MarkersAt(quoted) != 0; }
+
 const std::vector<std::string_view>& EnvelopeNames() {
   static const std::vector<std::string_view> names(std::begin(kKindNames) + 1,
                                                    std::begin(kKindNames) + kIndented);

@@ -48,6 +48,12 @@ struct EnvelopeHints {
   }
 };
 
+// True when a JSON string, given with its quotes, is one of the keys that mark a JSON
+// envelope ("__REALTIME_TIMESTAMP", "@metadata", "stream", "log", ...). In a flat JSON line
+// without escapes every quote opens or closes a string, so a line none of whose strings is
+// a marker is no envelope's: the unwrapper passes it through as it is.
+bool IsEnvelopeMarker(std::string_view quoted);
+
 // Names of the envelopes above, for --format and --explain-format.
 const std::vector<std::string_view>& EnvelopeNames();
 

@@ -68,8 +68,8 @@ TEST_F(QuietLaneTest, SamplesAndCorpusGiveTheSameRecordsAsFullDecoding) {
 }
 
 // Lines on the lane's edges: stack traces and blank lines after ordinary records, CRLF,
-// JSON after plain and plain after pretty-printed JSON, escapes, a line cut to the cap, a
-// journald envelope in between, and a last line without its newline.
+// JSON after plain and plain after pretty-printed JSON, escapes, a line cut to the cap,
+// journald and Filebeat envelopes in between, and a last line without its newline.
 TEST_F(QuietLaneTest, EdgeCaseLinesGiveTheSameRecordsAsFullDecoding) {
   const std::string plain = "[2026-11-29T02:54:11,123][INFO ][o.e.n.Node] [es-1] started\n";
   const std::string crlf = "[2026-11-29T02:54:12,000][INFO ][o.e.n.Node] [es-2] crlf line\r\n";
@@ -85,6 +85,10 @@ TEST_F(QuietLaneTest, EdgeCaseLinesGiveTheSameRecordsAsFullDecoding) {
   text += plain + "[2026-11-29T02:54:15,000][INFO ][o.e.n.Node] [es-1] back\\slash\n" + plain;
   text += "[2026-11-29T02:54:16,000][INFO ][o.e.n.Node] [es-1] " + std::string(5000, 'x') + "\n" + plain;
   text += "{\"__REALTIME_TIMESTAMP\":\"1795924457000000\",\"_HOSTNAME\":\"es-9\",\"MESSAGE\":\"journal line\"}\n";
+  // Flat JSON the ES decoder (the last one used) would read, but a Filebeat event (its
+  // marker key): unwrapped.
+  text += json + "{\"@timestamp\":\"2026-11-29T02:54:18.000Z\",\"message\":\"[2026-11-29T02:54:18,000][INFO ][o.e.n.Node] "
+          "[es-4] via filebeat\",\"input.type\":\"filestream\",\"host.name\":\"es-4\"}\n";
   text += json + plain + "[2026-11-29T02:54:17,000][INFO ][o.e.n.Node] [es-1] no newline at the end";
   ExpectSameRecords(text, "edge cases");
 }

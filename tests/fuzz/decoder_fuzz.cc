@@ -1,14 +1,17 @@
 // Fuzzes every decoder: the input is decoded with each format --format accepts, and with
 // auto. Property: whenever a decoder's fast path (DecodeHeader) vouches for a line, a full
 // Decode() of it succeeds with the same time, node and cluster; the fast path decides which
-// lines reach the matcher, so a broken promise there would silently lose precursors.
+// lines reach the matcher, so a broken promise there would silently lose precursors. And no
+// envelope takes a line a decoder vouches for (the reader's quiet lane relies on it).
 
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "base/time_zone.h"
 #include "decode/decoder_registry.h"
+#include "framing/envelope.h"
 #include "fuzz_check.h"
 
 using namespace foreshock;
@@ -21,6 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return names;
   }();
   const DecodeOptions options;
+  static const TimeZone zone = TimeZone::Utc();
   for (const std::string& format : formats) {
     auto set = DecoderSet::Create(format);
     FUZZ_CHECK(set.ok());
@@ -43,6 +47,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       for (std::string_view part : searchable) {
         FUZZ_CHECK(part.data() >= text.data() && part.data() + part.size() <= text.data() + text.size());
       }
+      // And no envelope takes a line vouched for: the reader's quiet lane skips the unwrapper.
+      EnvelopeUnwrapper unwrapper("auto", 1 << 20, &zone);
+      bool passed_through = false;
+      unwrapper.Add(text, [&](std::string_view inner, const EnvelopeHints&, std::string_view envelope) {
+        passed_through = envelope.empty() && inner == text;
+      });
+      FUZZ_CHECK(text.empty() || passed_through);
     }
   }
   return 0;
