@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <tuple>
 #include <unordered_map>
 
 #include "match/field_value.h"
@@ -21,22 +22,39 @@ uint64_t NextMatcherId() {
   return next.fetch_add(1, std::memory_order_relaxed);
 }
 
-// The few literals a pattern cannot match without: a set S of its prefilter atoms such that
-// a text holding none of S fails its prefilter. Among the sets of up to six of its
-// longest atoms (an alternation needs one atom per branch), the one whose shortest literal is longest (long literals are rare in
-// ordinary lines and let LiteralGate probe sparsely); all its atoms if none will do.
-std::vector<std::string> GateLiterals(const std::string& regex, int min_atom_len) {
-  re2::FilteredRE2 filtered(min_atom_len);
-  int id = 0;
-  if (filtered.Add(regex, QuietOptions(), &id) != RE2::NoError) return {};
+// A pattern's own prefilter: the literals ("atoms") it cannot match without, and the
+// FilteredRE2 that knows how they combine.
+struct PatternAtoms {
+  std::unique_ptr<re2::FilteredRE2> filtered;
   std::vector<std::string> atoms;
-  filtered.Compile(&atoms);
+};
+
+PatternAtoms AtomsOf(const std::string& regex, int min_atom_len) {
+  PatternAtoms out;
+  out.filtered = std::make_unique<re2::FilteredRE2>(min_atom_len);
+  int id = 0;
+  if (out.filtered->Add(regex, QuietOptions(), &id) != RE2::NoError) return out;
+  out.filtered->Compile(&out.atoms);
+  return out;
+}
+
+// The few literals a pattern cannot match without: a set S of its atoms such that a text
+// holding none of S fails its prefilter. Among the sets of up to six of its longest atoms
+// (an alternation needs one atom per branch), the best is: of literals at least eight bytes
+// long (LiteralGate then probes every fifth byte); holding the fewest atoms that `shared`
+// marks (text other patterns' atoms contain too: the message template several patterns
+// share, "Cluster health status changed from [", is common in ordinary lines, the part
+// that tells them apart, "] to [RED]", is not); with the longest shortest literal; the
+// smallest. All its atoms if none will do.
+std::vector<std::string> GateLiterals(const PatternAtoms& own, const std::vector<bool>& shared) {
+  const std::vector<std::string>& atoms = own.atoms;
   std::vector<int> order(atoms.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
   std::stable_sort(order.begin(), order.end(),
                    [&](int a, int b) { return atoms[static_cast<size_t>(a)].size() > atoms[static_cast<size_t>(b)].size(); });
   constexpr size_t kConsidered = 12;
   constexpr size_t kLargest = 6;
+  constexpr size_t kLongEnough = 8;
   order.resize(std::min(order.size(), kConsidered));
   // Gates without all of S: does the prefilter still let the pattern through?
   auto rules_out = [&](const std::vector<int>& gate) {
@@ -45,22 +63,28 @@ std::vector<std::string> GateLiterals(const std::string& regex, int min_atom_len
       if (std::find(gate.begin(), gate.end(), static_cast<int>(i)) == gate.end()) rest.push_back(static_cast<int>(i));
     }
     std::vector<int> potentials;
-    filtered.AllPotentials(rest, &potentials);
+    own.filtered->AllPotentials(rest, &potentials);
     return potentials.empty();
   };
+  // Lower is better; adding an atom never makes a set better, so a set no better than the
+  // best so far is not extended.
+  using Score = std::tuple<bool, size_t, int64_t, size_t>;
+  auto score = [&](const std::vector<int>& gate) {
+    const size_t shortest = atoms[static_cast<size_t>(gate.back())].size();  // `order` is longest first
+    const auto sharing = static_cast<size_t>(
+        std::count_if(gate.begin(), gate.end(), [&](int atom) { return shared[static_cast<size_t>(atom)]; }));
+    return Score{shortest < kLongEnough, sharing, -static_cast<int64_t>(shortest), gate.size()};
+  };
   std::vector<int> best;
-  size_t best_shortest = 0;
+  Score best_score{true, SIZE_MAX, 0, SIZE_MAX};
   std::vector<int> gate;
-  // Subsets of `order` (longest first) of up to kLargest atoms, by recursion on the next
-  // index; a set no better than the best so far is not extended (more atoms are no better).
   auto search = [&](auto& self, size_t next) -> void {
     if (!gate.empty()) {
-      const size_t shortest = atoms[static_cast<size_t>(gate.back())].size();
-      const bool better = shortest > best_shortest || (shortest == best_shortest && gate.size() < best.size());
-      if (!better) return;
+      const Score current = score(gate);
+      if (!(current < best_score)) return;
       if (rules_out(gate)) {
         best = gate;
-        best_shortest = shortest;
+        best_score = current;
         return;
       }
     }
@@ -132,9 +156,21 @@ void Matcher::BuildPrefilter(const MatcherOptions& options) {
     spdlog::debug("literal prefilter off: {} pattern(s) have no required literal", unfiltered.size());
     return;
   }
+  std::vector<PatternAtoms> per_pattern;
+  for (const Pattern& pattern : catalog_.patterns()) per_pattern.push_back(AtomsOf(pattern.regex, options.min_atom_len));
   std::vector<std::string> gates;
-  for (const Pattern& pattern : catalog_.patterns()) {
-    for (std::string& literal : GateLiterals(pattern.regex, options.min_atom_len)) gates.push_back(std::move(literal));
+  for (size_t p = 0; p < per_pattern.size(); ++p) {
+    // Which of its atoms other patterns' atoms contain.
+    std::vector<bool> shared;
+    for (const std::string& atom : per_pattern[p].atoms) {
+      bool found = false;
+      for (size_t q = 0; q < per_pattern.size() && !found; ++q) {
+        if (q == p) continue;
+        for (const std::string& other : per_pattern[q].atoms) found = found || other.find(atom) != std::string::npos;
+      }
+      shared.push_back(found);
+    }
+    for (std::string& literal : GateLiterals(per_pattern[p], shared)) gates.push_back(std::move(literal));
   }
   // A text holding a literal holds each part of it: the longer ones add nothing.
   std::sort(gates.begin(), gates.end(), [](const std::string& a, const std::string& b) { return a.size() < b.size(); });
@@ -149,6 +185,7 @@ void Matcher::BuildPrefilter(const MatcherOptions& options) {
   spdlog::debug("literal prefilter: {} atoms, {} gate literals probed every {} bytes", atoms.size(), gates.size(),
                 gate_->stride());
   for (const std::string& gate : gates) spdlog::trace("gate literal: '{}'", gate);
+  gate_literals_ = std::move(gates);
   atoms_ = std::make_unique<LiteralScanner>(atoms);
   atom_count_ = atoms.size();
   raw_prefilter_safe_ = std::none_of(atoms.begin(), atoms.end(),

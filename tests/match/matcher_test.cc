@@ -151,6 +151,24 @@ TEST(MatcherTest, PrefilterChangesNoHit) {
   EXPECT_GT((*with)->prefilter_skipped(), records / 3) << "most ordinary records never reach the Set";
 }
 
+// Two patterns share a message template; the gate looks for the parts that tell them apart
+// (rare in ordinary lines), not for the template (in every health change), and still finds
+// every hit.
+TEST(MatcherTest, GateLooksForWhatTellsPatternsApart) {
+  const Catalog catalog({MakePattern("t.red", R"(Cluster health status changed from \[(\w+)\] to \[RED\])"),
+                         MakePattern("t.recovered", R"(Cluster health status changed from \[RED\] to \[(GREEN|YELLOW)\])")},
+                        {});
+  auto matcher = Matcher::Create(catalog, MatcherOptions{});
+  ASSERT_TRUE(matcher.ok());
+  const std::vector<std::string>& gates = (*matcher)->gate_literals();
+  EXPECT_NE(std::find(gates.begin(), gates.end(), "] to [red]"), gates.end());
+  for (const std::string& gate : gates) EXPECT_NE(gate, "cluster health status changed from [");
+  const std::string ordinary = "Cluster health status changed from [YELLOW] to [GREEN] (reason: [shards started])";
+  EXPECT_FALSE((*matcher)->MayMatch(ordinary));
+  EXPECT_EQ(HitIds(**matcher, MakeRecord("Cluster health status changed from [YELLOW] to [RED]")), std::vector<int>{0});
+  EXPECT_EQ(HitIds(**matcher, MakeRecord("Cluster health status changed from [RED] to [YELLOW]")), std::vector<int>{1});
+}
+
 TEST(MatcherTest, EmptyCatalogMatchesNothing) {
   const Catalog catalog({}, {});
   auto matcher = Matcher::Create(catalog, MatcherOptions{});
