@@ -38,6 +38,7 @@ Result<std::unique_ptr<RecordReader>> RecordReader::Create(std::unique_ptr<Sourc
 RecordReader::RecordReader(std::unique_ptr<Source> source, std::unique_ptr<DecoderSet> decoders,
                            const RecordReaderOptions& options, std::string envelope_format)
     : source_(std::move(source)),
+      name_(&source_->name()),
       decoders_(std::move(decoders)),
       options_(options),
       framer_(options.max_line_bytes),
@@ -190,7 +191,7 @@ Result<RecordReader::Next> RecordReader::Read(LogRecord* record, Duration wait) 
       if (IsCompressed(buffer_)) {
         spdlog::warn("{}: compressed data (gzip or zstd) passed over; decompress it first "
                      "(zcat FILE | foreshock scan) or use replay",
-                     source_->name());
+                     *name_);
         ++stats_.unreadable;
         ended_ = true;
         return Next::kEnd;
@@ -272,7 +273,7 @@ void RecordReader::Finish(std::string_view text, uint64_t line, bool truncated, 
     last_envelope_ = envelope;
   }
   ++*last_format_count_;
-  record->source = source_->name();
+  record->source = *name_;
   record->line_number = line;
   record->truncated = truncated;
   ApplyHints(hints, record);
@@ -311,7 +312,7 @@ void RecordReader::Report(const Pending& pending, std::string_view why) {
   ++reported_;
   std::string more;
   if (suppressed_ > 0) more = " (" + std::to_string(suppressed_) + " more not shown)";
-  spdlog::warn("{}:{}: {}{}", source_->name(), pending.line, why, more);
+  spdlog::warn("{}:{}: {}{}", *name_, pending.line, why, more);
   suppressed_ = 0;
   if (reported_ >= kReportedFreely) report_window_ = now + kReportInterval;
 }

@@ -74,7 +74,7 @@ class RecordReader final : public RecordStream {
   // only); kEnd: the input is exhausted. An error Status means the input failed.
   Result<Next> Read(LogRecord* record, Duration wait) override;
 
-  const std::string& name() const override { return source_->name(); }
+  const std::string& name() const override { return *name_; }
   // Stream offset up to which every record has been handed out (or passed over): the
   // source's bytes before it never need reading again.
   uint64_t processed_offset() const { return processed_offset_; }
@@ -110,6 +110,7 @@ class RecordReader final : public RecordStream {
   void Report(const Pending& pending, std::string_view why);
 
   std::unique_ptr<Source> source_;
+  const std::string* name_;  // the source's, which names it for life: looked up once
   std::unique_ptr<DecoderSet> decoders_;
   RecordReaderOptions options_;
   DecodeOptions decode_options_;
