@@ -147,8 +147,12 @@ void Correlator::NoteActivity(const LogRecord& record, std::vector<Alert>* alert
     activity_cluster_ = record.cluster;
     activity_keys_.clear();
     for (int rule : expects_any_) activity_keys_.push_back(IndexKey(rule, context));
+    activity_keys_absent_at_ = UINT64_MAX;
   }
-  for (size_t i = 0; i < expects_any_.size(); ++i) DisarmKey(activity_keys_[i], record.time, alerts);
+  if (activity_keys_absent_at_ == index_inserts_) return;
+  bool any = false;
+  for (size_t i = 0; i < expects_any_.size(); ++i) any = DisarmKey(activity_keys_[i], record.time, alerts) || any;
+  activity_keys_absent_at_ = any ? UINT64_MAX : index_inserts_;
 }
 
 void Correlator::ApplyHit(int rule_index, int step, const HitContext& hit,
@@ -311,15 +315,16 @@ void Correlator::Disarm(int rule_index, const HitContext& hit, std::vector<Alert
   DisarmKey(IndexKey(rule_index, hit), hit.time, alerts);
 }
 
-void Correlator::DisarmKey(const std::string& index_key, TimePoint time, std::vector<Alert>* alerts) {
+bool Correlator::DisarmKey(const std::string& index_key, TimePoint time, std::vector<Alert>* alerts) {
   auto it = Find(index_key);
-  if (it == states_.end()) return;
+  if (it == states_.end()) return false;
   if (it->firing) {
     Resolve(it, time, "the expected line arrived", alerts);
   } else if (it->absence_deadline && time >= it->last_hit) {
     index_.erase(it->index_key);
     states_.erase(it);
   }
+  return true;
 }
 
 void Correlator::Resolve(StateList::iterator state, TimePoint time, const std::string& why,
@@ -357,6 +362,7 @@ Correlator::StateList::iterator Correlator::FindOrCreate(int rule_index, const s
   state.last_hit = now;
   states_.push_front(std::move(state));
   index_[key] = states_.begin();
+  ++index_inserts_;
   return states_.begin();
 }
 

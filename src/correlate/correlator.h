@@ -101,7 +101,8 @@ class Correlator {
             std::vector<Alert>* alerts);
   void Recover(const Pattern& recovery, const HitContext& hit, std::vector<Alert>* alerts);
   void Disarm(int rule_index, const HitContext& hit, std::vector<Alert>* alerts);
-  void DisarmKey(const std::string& index_key, TimePoint time, std::vector<Alert>* alerts);
+  // False when no group has that key (nothing to disarm).
+  bool DisarmKey(const std::string& index_key, TimePoint time, std::vector<Alert>* alerts);
   // The state index key of `rule_index` for this hit's group.
   std::string IndexKey(int rule_index, const HitContext& hit) const;
   void Resolve(StateList::iterator state, TimePoint time, const std::string& why,
@@ -120,8 +121,12 @@ class Correlator {
   std::string activity_node_;                            // NoteActivity's keys are for this node
   std::string activity_cluster_;                         // and cluster
   std::vector<std::string> activity_keys_;
+  // index_inserts_ when none of activity_keys_ was in the index (groups are only ever added
+  // there, so until the next insert none can be): lines then skip the lookups.
+  uint64_t activity_keys_absent_at_ = UINT64_MAX;
   StateList states_;  // most recently hit first
   std::unordered_map<std::string, StateList::iterator> index_;
+  uint64_t index_inserts_ = 0;
   TimePoint watermark_{};
   TimePoint last_sweep_{};
   std::deque<std::pair<TimePoint, uint64_t>> recent_records_;  // for duplicate detection

@@ -142,6 +142,7 @@ void Correlator::RestoreState(const Json& saved) {
     for (const Json& one : group.at("evidence")) state.evidence.push_back(ReadEvidence(one));
     states_.push_back(std::move(state));
     index_[states_.back().index_key] = std::prev(states_.end());
+    ++index_inserts_;
   }
 }
 

@@ -350,6 +350,32 @@ TEST_F(KindsTest, AbsenceOfAnyLineIsDisarmedByActivity) {
   EXPECT_EQ(alerts[0].node, "es-1");
 }
 
+// Quiet lines before anything is armed are passed over cheaply; a group armed after them is
+// still disarmed by the next line, and a silence that fired is resolved by it.
+TEST_F(KindsTest, ActivityDisarmsAGroupArmedAfterQuietLines) {
+  Correlator correlator(catalog_, CorrelatorOptions{});
+  LogRecord chatter;
+  chatter.node = "es-1";
+  std::vector<Alert> alerts;
+  for (int second = 0; second < 2; ++second) {
+    chatter.time = kStart + seconds(second);
+    correlator.NoteActivity(chatter, &alerts);
+  }
+  Hit(&correlator, seconds(2), "es-1", "breaker");
+  chatter.time = kStart + seconds(3);
+  correlator.NoteActivity(chatter, &alerts);
+  correlator.AdvanceTo(kStart + minutes(6), &alerts, true);
+  EXPECT_TRUE(Rules(alerts).empty()) << "the line after the breaker trip disarmed the silence";
+
+  Hit(&correlator, minutes(7), "es-1", "breaker");
+  correlator.AdvanceTo(kStart + minutes(13), &alerts, true);
+  ASSERT_EQ(Rules(alerts), std::vector<std::string>{"silent:firing"});
+  alerts.clear();
+  chatter.time = kStart + minutes(14);
+  correlator.NoteActivity(chatter, &alerts);
+  EXPECT_EQ(Rules(alerts), std::vector<std::string>{"silent:resolved"});
+}
+
 TEST_F(KindsTest, SubjectCaptureTiesALineToTheNodeItIsAbout) {
   Correlator correlator(catalog_, CorrelatorOptions{});
   Hit(&correlator, seconds(0), "master-1", "gc");
