@@ -284,13 +284,17 @@ void RecordReader::ApplyHints(const EnvelopeHints& hints, LogRecord* record) {
     record->time = *hints.time;
     record->has_time = true;
   }
+  // Most records have no hints: only what a hint fills in is assigned (an assignment costs
+  // even when both strings are empty).
   if (record->level == Level::kUnknown) record->level = hints.level;
-  if (record->logger.empty()) record->logger = hints.logger;
-  if (record->cluster.empty()) record->cluster = hints.cluster;
-  if (record->dataset.empty()) record->dataset = hints.dataset;
-  if (record->node.empty()) record->node = !hints.node.empty() ? hints.node : hints.host;
-  if (record->node.empty()) record->node = options_.default_node;
-  record->file = hints.file;
+  if (record->logger.empty() && !hints.logger.empty()) record->logger = hints.logger;
+  if (record->cluster.empty() && !hints.cluster.empty()) record->cluster = hints.cluster;
+  if (record->dataset.empty() && !hints.dataset.empty()) record->dataset = hints.dataset;
+  if (record->node.empty()) {
+    const std::string& node = !hints.node.empty() ? hints.node : !hints.host.empty() ? hints.host : options_.default_node;
+    if (!node.empty()) record->node = node;
+  }
+  if (!record->file.empty() || !hints.file.empty()) record->file = hints.file;
   if (record->has_time) {
     last_time_ = record->time;
     have_time_ = true;
