@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "match/anchor_index.h"
+
 namespace foreshock {
 
 class LiteralGate {
@@ -28,23 +30,13 @@ class LiteralGate {
 
  private:
   static constexpr uint32_t kBitsLog2 = 16;
-  static constexpr uint32_t kBucketBits = 10;
   static uint32_t Hash(uint32_t key) { return (key * 0x9E3779B1u) >> (32 - kBitsLog2); }
   uint32_t KeyAt(const unsigned char* bytes) const;
-  bool Verify(const unsigned char* text, size_t size, size_t position, uint32_t hash) const;
 
-  struct Anchor {
-    uint32_t hash;
-    uint32_t literal;
-    uint32_t offset;  // of the anchored key in the literal
-    bool operator<(const Anchor& other) const { return hash < other.hash; }
-  };
   size_t key_bytes_ = 4;  // q
   size_t stride_ = 1;     // s
-  std::vector<uint64_t> bitmap_;
-  std::vector<Anchor> anchors_;          // sorted by hash
-  std::vector<uint32_t> bucket_first_;   // top kBucketBits of a hash -> first anchor index
-  std::vector<std::string> folded_;      // the literals, lower-cased
+  AnchorIndex anchors_{kBitsLog2, /*bucket_bits=*/10};
+  std::vector<std::string> folded_;  // the literals, lower-cased
 };
 
 }  // namespace foreshock

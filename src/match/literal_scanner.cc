@@ -1,20 +1,10 @@
 #include "match/literal_scanner.h"
 
 #include <algorithm>
-
-#include <cctype>
 #include <queue>
 
 namespace foreshock {
 namespace {
-
-// How common a byte is in log text, as a guess: spaces, punctuation and digits most, then
-// the commonest letters; an anchor made of rare bytes is hit by few positions.
-int Commonness(unsigned char byte) {
-  const int c = std::tolower(byte);
-  if (std::isalpha(c) == 0) return 3;
-  return std::string_view("etaoinsrlcd").find(static_cast<char>(c)) != std::string_view::npos ? 2 : 1;
-}
 
 // The offset of the literal's three consecutive bytes that are likely the rarest.
 uint32_t RarestTrigram(const std::string& literal) {
@@ -39,7 +29,7 @@ LiteralScanner::LiteralScanner(const std::vector<std::string>& literals)
   // Byte classes: one per distinct (lower-cased) byte used by the literals.
   for (const std::string& literal : literals) {
     for (char c : literal) {
-      const auto folded = static_cast<unsigned char>(std::tolower(static_cast<unsigned char>(c)));
+      const auto folded = kAsciiLower[static_cast<unsigned char>(c)];
       if (byte_class_[folded] == 0) byte_class_[folded] = static_cast<uint8_t>(class_count_++);
     }
   }
@@ -89,28 +79,16 @@ LiteralScanner::LiteralScanner(const std::vector<std::string>& literals)
       }
     }
   }
-  // Each literal's anchor, hashed into a bitmap and listed by hash.
-  trigrams_.assign(kTrigramBits / 64, 0);
-  for (size_t i = 0; i < literals.size(); ++i) {
-    const std::string& literal = literals[i];
-    if (literal.size() < 3) {
-      trigrams_.clear();  // too short to be found this way
-      anchors_.clear();
-      break;
+  // Each literal's anchor, hashed into the index.
+  by_trigrams_ = std::all_of(literals.begin(), literals.end(), [](const std::string& literal) { return literal.size() >= 3; });
+  if (by_trigrams_) {
+    for (size_t i = 0; i < literals.size(); ++i) {
+      const std::string& literal = literals[i];
+      const uint32_t offset = RarestTrigram(literal);
+      trigrams_.Add(TrigramHash(Fold(literal[offset]), Fold(literal[offset + 1]), Fold(literal[offset + 2])),
+                    static_cast<uint32_t>(i), offset);
     }
-    const uint32_t offset = RarestTrigram(literal);
-    const uint32_t hash = TrigramHash(Fold(literal[offset]), Fold(literal[offset + 1]), Fold(literal[offset + 2]));
-    trigrams_[hash / 64] |= uint64_t{1} << (hash % 64);
-    anchors_.push_back({hash, static_cast<int>(i), offset});
-  }
-  std::stable_sort(anchors_.begin(), anchors_.end());
-  if (!anchors_.empty()) {
-    bucket_first_.assign((size_t{1} << kBucketBits) + 1, 0);
-    size_t index = 0;
-    for (uint32_t bucket = 0; bucket <= (1u << kBucketBits); ++bucket) {
-      while (index < anchors_.size() && (anchors_[index].hash >> (kTrigramLog2 - kBucketBits)) < bucket) ++index;
-      bucket_first_[bucket] = static_cast<uint32_t>(index);
-    }
+    trigrams_.Seal();
   }
   for (const std::string& literal : literals) {
     std::string folded;
@@ -127,10 +105,10 @@ LiteralScanner::LiteralScanner(const std::vector<std::string>& literals)
 }
 
 void LiteralScanner::Scan(std::string_view text, std::vector<int>* found) const {
-  if (trigrams_.empty()) {
-    ScanByAutomaton(text, found);
-  } else {
+  if (by_trigrams_) {
     ScanByTrigrams(text, found);
+  } else {
+    ScanByAutomaton(text, found);
   }
 }
 
@@ -146,24 +124,16 @@ void LiteralScanner::ScanByTrigrams(std::string_view text, std::vector<int>* fou
     const uint32_t hash = TrigramHash(a, b, c);
     a = b;
     b = c;
-    if (((trigrams_[hash / 64] >> (hash % 64)) & 1) == 0) continue;
+    if (!trigrams_.MayHold(hash)) continue;
     // Some literal is anchored on these three bytes' hash: compare those literals here.
-    const size_t anchor = i - 2;
-    const uint32_t bucket = hash >> (kTrigramLog2 - kBucketBits);
-    const auto end = anchors_.begin() + bucket_first_[bucket + 1];
-    for (auto it = anchors_.begin() + bucket_first_[bucket]; it != end; ++it) {
-      if (it->hash != hash || it->offset > anchor) continue;
-      const size_t start = anchor - it->offset;
-      const std::string& literal = folded_[static_cast<size_t>(it->literal)];
-      if (literal.size() > size - start) continue;
-      size_t k = 0;
-      while (k < literal.size() && Fold(bytes[start + k]) == static_cast<unsigned char>(literal[k])) ++k;
-      if (k < literal.size()) continue;
+    trigrams_.Find(bytes, size, i - 2, hash, folded_, [&](uint32_t literal) {
       // Each literal once: the list found in one text is short.
-      if (std::find(found->begin() + static_cast<std::ptrdiff_t>(first_new), found->end(), it->literal) == found->end()) {
-        found->push_back(it->literal);
+      if (std::find(found->begin() + static_cast<std::ptrdiff_t>(first_new), found->end(), static_cast<int>(literal)) ==
+          found->end()) {
+        found->push_back(static_cast<int>(literal));
       }
-    }
+      return false;
+    });
   }
 }
 

@@ -10,11 +10,12 @@
 // Shorter literals are found by Aho-Corasick with every transition precomputed over byte
 // classes (one dependent table lookup per byte). Immutable after construction; Scan() is const and thread-safe.
 
-#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "match/anchor_index.h"
 
 namespace foreshock {
 
@@ -28,34 +29,19 @@ class LiteralScanner {
 
  private:
   static constexpr uint32_t kTrigramLog2 = 16;
-  static constexpr uint32_t kTrigramBits = 1 << kTrigramLog2;
-  static uint32_t Fold(unsigned char byte) { return kFold[byte]; }
+  static uint32_t Fold(unsigned char byte) { return kAsciiLower[byte]; }
   static uint32_t TrigramHash(uint32_t a, uint32_t b, uint32_t c) {
     return ((a << 16 | b << 8 | c) * 0x9E3779B1u) >> (32 - kTrigramLog2);
   }
   void ScanByTrigrams(std::string_view text, std::vector<int>* found) const;
   void ScanByAutomaton(std::string_view text, std::vector<int>* found) const;
-  static constexpr auto kFold = [] {
-    std::array<uint8_t, 256> fold{};
-    for (int i = 0; i < 256; ++i) fold[i] = static_cast<uint8_t>(i >= 'A' && i <= 'Z' ? i - 'A' + 'a' : i);
-    return fold;
-  }();
 
   uint8_t byte_class_[256] = {};  // folded byte -> class; 0 for bytes in no literal
   size_t class_count_ = 1;
   std::vector<int> transitions_;           // state * class_count_ + class -> next state
   std::vector<uint32_t> table_;            // the same, as Scan() walks it (see the constructor)
-  std::vector<uint64_t> trigrams_;         // kTrigramBits bits; empty: not usable
-  struct Anchor {
-    uint32_t hash;    // of the anchor's three folded bytes
-    int literal;
-    uint32_t offset;  // of the anchor in the literal
-    bool operator<(const Anchor& other) const { return hash < other.hash; }
-  };
-  std::vector<Anchor> anchors_;  // sorted by hash
-  // For the top kBucketBits of a hash, the first index in anchors_ with those bits or more.
-  static constexpr uint32_t kBucketBits = 12;
-  std::vector<uint32_t> bucket_first_;
+  bool by_trigrams_ = false;               // every literal has three bytes or more
+  AnchorIndex trigrams_{kTrigramLog2, /*bucket_bits=*/12};
   std::vector<std::string> folded_;  // the literals, lower-cased
   std::vector<std::vector<int>> outputs_;  // literals ending at each state (suffix links folded in)
   size_t literal_count_ = 0;
