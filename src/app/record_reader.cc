@@ -13,6 +13,8 @@ namespace {
 constexpr uint64_t kReportedFreely = 5;
 constexpr auto kReportInterval = std::chrono::seconds(10);
 
+const EnvelopeHints kNoHints;  // of a line that came without an envelope
+
 bool IsCompressed(std::string_view head) {
   return (head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f &&
           static_cast<unsigned char>(head[1]) == 0x8b) ||
@@ -111,19 +113,24 @@ bool RecordReader::TakeQuiet(std::string_view line, std::string_view after, LogR
     // envelope's (a JSON decoder vouches for no line holding an envelope's marker).
     return false;
   }
-  // The slow path's own test for a header-only record, on the same text.
   std::string_view format;
-  if (std::memchr(line.data(), '\\', line.size()) != nullptr ||
-      !decoders_->DecodeHeader(line, decode_options_, record, &searchable_, &format) ||
-      options_.prefilter->MayMatchParts(searchable_)) {
-    return false;
-  }
+  if (!DecodeHeaderOnly(line, record, &format)) return false;
   processed_offset_ = std::max(processed_offset_, framer_.line_end());
-  ++stats_.header_only;
   ++stats_.quiet_lane;
-  static const EnvelopeHints kNoHints;
   Finish(line, line_number_, /*truncated=*/false, kNoHints, /*envelope=*/"", format, record);
   return true;
+}
+
+bool RecordReader::DecodeHeaderOnly(std::string_view text, LogRecord* record, std::string_view* format) {
+  // The format reads time and node without a full parse, and no pattern literal is in the
+  // parts that would make the record's text (an escape could hide one, so records with one
+  // are decoded in full).
+  const bool header_only = options_.prefilter != nullptr && options_.prefilter->raw_prefilter_safe() &&
+                           std::memchr(text.data(), '\\', text.size()) == nullptr &&
+                           decoders_->DecodeHeader(text, decode_options_, record, &searchable_, format) &&
+                           !options_.prefilter->MayMatchParts(searchable_);
+  if (header_only) ++stats_.header_only;
+  return header_only;
 }
 
 void RecordReader::FlushAll() {
@@ -153,7 +160,6 @@ void RecordReader::Queue(const RawRecord& raw) {
   }
   pending.line = raw.first_line;
   pending.truncated = raw.truncated;
-  static const EnvelopeHints kNoHints;
   const EnvelopeHints& hints = raw.hints != nullptr ? *raw.hints : kNoHints;
   if (!hints.empty() || !pending.hints.empty()) pending.hints = hints;  // most records have none
   pending.envelope.assign(raw.envelope);
@@ -168,15 +174,15 @@ Result<RecordReader::Next> RecordReader::Read(LogRecord* record, Duration wait) 
     if (framed_ < buffer_.size()) {
       // With a prefilter, line by line: ordinary lines take the quiet lane. Without, the
       // whole buffer at once.
+      bool quiet = false;
       if (options_.prefilter != nullptr && options_.prefilter->raw_prefilter_safe()) {
-        const bool quiet = FrameNextLine(record);
-        stats_.lines = framer_.stats().lines;
-        if (quiet) return Next::kRecord;
+        quiet = FrameNextLine(record);
       } else {
         Frame(std::string_view(buffer_).substr(framed_));
         framed_ = buffer_.size();
-        stats_.lines = framer_.stats().lines;
       }
+      stats_.lines = framer_.stats().lines;
+      if (quiet) return Next::kRecord;
       continue;
     }
     if (ended_) return Next::kEnd;
@@ -236,14 +242,7 @@ bool RecordReader::DecodeNext(LogRecord* record) {
   processed_offset_ = std::max(processed_offset_, pending.end_offset);
   std::string why;
   std::string_view format;
-  // The cheap path: the format reads time and node without a full parse, and no pattern
-  // literal is in the parts that would make the record's text (an escape could hide one,
-  // so lines with one are decoded in full).
-  const bool header_only = options_.prefilter != nullptr && options_.prefilter->raw_prefilter_safe() &&
-                           pending.text.find('\\') == std::string::npos &&
-                           decoders_->DecodeHeader(pending.text, decode_options_, record, &searchable_, &format) &&
-                           !options_.prefilter->MayMatchParts(searchable_);
-  if (header_only) ++stats_.header_only;
+  const bool header_only = DecodeHeaderOnly(pending.text, record, &format);
   const Decoder::Outcome outcome =
       header_only ? Decoder::Outcome::kDecoded : decoders_->Decode(pending.text, decode_options_, record, &why, &format);
   if (outcome == Decoder::Outcome::kMalformed) {

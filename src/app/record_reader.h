@@ -100,6 +100,9 @@ class RecordReader final : public RecordStream {
   // the line was decoded straight into *record on the quiet lane (see TakeQuiet).
   bool FrameNextLine(LogRecord* record);
   bool TakeQuiet(std::string_view line, std::string_view after, LogRecord* record);
+  // The cheap path, for records the prefilter rules out on their raw text: time, node and
+  // cluster without a full parse. False (and *record unspecified) when it does not apply.
+  bool DecodeHeaderOnly(std::string_view text, LogRecord* record, std::string_view* format);
   void FlushAll();
   void Queue(const RawRecord& raw);
   bool DecodeNext(LogRecord* record);
