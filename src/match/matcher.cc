@@ -170,7 +170,9 @@ void Matcher::BuildPrefilter(const MatcherOptions& options) {
       }
       shared.push_back(found);
     }
-    for (std::string& literal : GateLiterals(per_pattern[p], shared)) gates.push_back(std::move(literal));
+    std::vector<std::string> own = GateLiterals(per_pattern[p], shared);
+    if (own.empty()) return;  // (cannot happen when the whole set has atoms) no gate: no prefilter
+    for (std::string& literal : own) gates.push_back(std::move(literal));
   }
   // A text holding a literal holds each part of it: the longer ones add nothing.
   std::sort(gates.begin(), gates.end(), [](const std::string& a, const std::string& b) { return a.size() < b.size(); });
