@@ -7,7 +7,6 @@
 #include <chrono>
 #include <cstring>
 
-#include "base/byte_search.h"
 #include "base/json_path.h"
 #include "base/timestamp_parser.h"
 

@@ -27,6 +27,8 @@ class LiteralGate {
   bool Contains(std::string_view text) const;
   // Positions probed per byte of text, 1/s (for the log).
   size_t stride() const { return stride_; }
+  // The literals, lower-cased.
+  const std::vector<std::string>& literals() const { return folded_; }
 
  private:
   static constexpr uint32_t kBitsLog2 = 16;

@@ -187,7 +187,6 @@ void Matcher::BuildPrefilter(const MatcherOptions& options) {
   spdlog::debug("literal prefilter: {} atoms, {} gate literals probed every {} bytes", atoms.size(), gates.size(),
                 gate_->stride());
   for (const std::string& gate : gates) spdlog::trace("gate literal: '{}'", gate);
-  gate_literals_ = std::move(gates);
   atoms_ = std::make_unique<LiteralScanner>(atoms);
   atom_count_ = atoms.size();
   raw_prefilter_safe_ = std::none_of(atoms.begin(), atoms.end(),
@@ -218,6 +217,11 @@ bool Matcher::PotentialsFrom(const std::vector<int>& found) const {
   if (memo.answers.size() >= kMemoLimit) memo.answers.clear();
   memo.answers.emplace(key, !potentials.empty());
   return !potentials.empty();
+}
+
+const std::vector<std::string>& Matcher::gate_literals() const {
+  static const std::vector<std::string> kNone;
+  return gate_ != nullptr ? gate_->literals() : kNone;
 }
 
 bool Matcher::MayMatchParts(const std::vector<std::string_view>& parts) const {

@@ -62,7 +62,7 @@ class Matcher {
   // The same for a text made of these parts (joined by line breaks).
   bool MayMatchParts(const std::vector<std::string_view>& parts) const;
   // The literals the prefilter looks for first (lower-cased): every pattern needs one of its own.
-  const std::vector<std::string>& gate_literals() const { return gate_literals_; }
+  const std::vector<std::string>& gate_literals() const;
   // True when MayMatch() may be run on a record's raw line instead of its decoded text: no
   // literal spans a line break (decoded text joins fields with them; raw lines hold none).
   bool raw_prefilter_safe() const { return raw_prefilter_safe_; }
@@ -89,7 +89,6 @@ class Matcher {
   std::unique_ptr<RE2::Set> set_;
   std::unique_ptr<re2::FilteredRE2> filtered_;  // null: no prefilter
   std::unique_ptr<LiteralGate> gate_;       // a record without a gate literal matches nothing
-  std::vector<std::string> gate_literals_;
   std::unique_ptr<LiteralScanner> atoms_;
   size_t atom_count_ = 0;
   bool raw_prefilter_safe_ = false;
