@@ -136,20 +136,23 @@ void Salvage(std::string_view text, const FieldMap& fields, const DecodeOptions&
 
 constexpr size_t kLongestHeaderKey = 64;
 
+// The fields DecodeHeader() reads, in HeaderKeys' order.
+enum HeaderField : size_t { kTime, kMessage, kNode, kCluster, kErrorType, kErrorMessage, kStackTrace, kHeaderFields };
+
 // The keys of the fields the header needs, with each key's field and its rank among that
 // field's keys (Decode() takes the first present), listed by key length: a key read from
 // the line is compared with the few of its length only.
 struct HeaderKeys {
   struct Entry {
     std::string_view key;
-    size_t field;
+    size_t field;  // a HeaderField
     size_t rank;
   };
   std::vector<Entry> by_length[kLongestHeaderKey];
   explicit HeaderKeys(const FieldMap& map) {
     const std::initializer_list<const char*> errors[] = {{"error.type"}, {"error.message"}, {"error.stack_trace"}};
-    const std::initializer_list<const char*>* lists[] = {&map.time, &map.message, &map.node, &map.cluster,
-                                                         &errors[0], &errors[1], &errors[2]};
+    const std::initializer_list<const char*>* lists[kHeaderFields] = {
+        &map.time, &map.message, &map.node, &map.cluster, &errors[0], &errors[1], &errors[2]};
     for (size_t field = 0; field < std::size(lists); ++field) {
       size_t rank = 0;
       for (std::string_view key : *lists[field]) {
@@ -269,9 +272,9 @@ bool EsJsonDecoder::DecodeHeader(std::string_view text, const DecodeOptions& opt
     std::string_view value;
     size_t rank = SIZE_MAX;  // of the key found
   };
-  Found fields[7];
-  Found& time = fields[0];
-  Found& message = fields[1];
+  Found fields[kHeaderFields];
+  Found& time = fields[kTime];
+  Found& message = fields[kMessage];
   bool doubtful = false;
   const bool flat = WalkFlatObject(text, [&](std::string_view key, std::string_view value) {
     // Slow-log records get fields folded into their text: decode those in full. A line with
@@ -303,10 +306,10 @@ bool EsJsonDecoder::DecodeHeader(std::string_view text, const DecodeOptions& opt
     record->time = parsed->time;
     record->has_time = true;
   }
-  if (auto value = string_value(fields[2])) record->node.assign(*value);
-  if (auto value = string_value(fields[3])) record->cluster.assign(*value);
+  if (auto value = string_value(fields[kNode])) record->node.assign(*value);
+  if (auto value = string_value(fields[kCluster])) record->cluster.assign(*value);
   searchable->clear();
-  for (const Found* found : {&message, &fields[4], &fields[5], &fields[6]}) {
+  for (const Found* found : {&message, &fields[kErrorType], &fields[kErrorMessage], &fields[kStackTrace]}) {
     if (auto value = string_value(*found)) searchable->push_back(*value);
   }
   return true;

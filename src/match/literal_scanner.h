@@ -8,7 +8,8 @@
 // position's three bytes are hashed into a bitmap of the anchors, with no dependency from
 // one position to the next, and only positions that hit are compared with their literals.
 // Shorter literals are found by Aho-Corasick with every transition precomputed over byte
-// classes (one dependent table lookup per byte). Immutable after construction; Scan() is const and thread-safe.
+// classes (one dependent table lookup per byte). Immutable after construction; Scan() is
+// const and thread-safe.
 
 #include <cstdint>
 #include <string>
