@@ -13,8 +13,7 @@ total="${4:-500}"
 source "$(dirname "$0")/lib.sh"
 foreshock="$build/foreshock"
 
-generate_logs "$mb" "$format" 1
-file=$(ls "$work"/logs/*)
+generate_log_file "$mb" "$format"
 shipped=$("$foreshock" catalog export | wc -l)
 python3 - "$work/padding.yaml" $((total - shipped)) <<'PY'
 import random, sys

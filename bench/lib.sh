@@ -7,3 +7,9 @@ trap 'rm -rf "$work"' EXIT
 generate_logs() {
   python3 "$here/gen_logs.py" "$work/logs" --mb "$1" --format "$2" --nodes "$3" >&2
 }
+
+# generate_log_file MB FORMAT: one node's generated log; sets $file to its path.
+generate_log_file() {
+  generate_logs "$1" "$2" 1
+  file=$(ls "$work"/logs/*)
+}

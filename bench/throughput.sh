@@ -12,8 +12,7 @@ sec_mb="${4:-16}"
 source "$(dirname "$0")/lib.sh"
 foreshock="$build/foreshock"
 
-generate_logs "$mb" "$format" 1
-file=$(ls "$work"/logs/*)
+generate_log_file "$mb" "$format"
 lines=$(wc -l < "$file")
 "$foreshock" catalog export > "$work/re.txt"
 "$foreshock" catalog export --ere > "$work/ere.txt"
