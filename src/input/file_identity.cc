@@ -3,11 +3,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+
 namespace foreshock {
 namespace {
 
-uint64_t Fnv1a(const char* data, size_t size) {
-  uint64_t hash = 14695981039346656037ULL;
+constexpr uint64_t kFnvBasis = 14695981039346656037ULL;
+
+uint64_t Fnv1a(const char* data, size_t size, uint64_t hash = kFnvBasis) {
   for (size_t i = 0; i < size; ++i) {
     hash ^= static_cast<unsigned char>(data[i]);
     hash *= 1099511628211ULL;
@@ -30,6 +33,15 @@ std::optional<FileIdentity> FileIdentity::Of(int fd) {
     identity.head_hash = Fnv1a(head, static_cast<size_t>(got));
   }
   return identity;
+}
+
+void FileIdentity::Extend(const char* data, size_t size, uint64_t file_offset) {
+  if (head_bytes >= kHeadBytes || file_offset > head_bytes || file_offset + size <= head_bytes) return;
+  const uint64_t end = std::min<uint64_t>(kHeadBytes, file_offset + size);
+  const size_t skip = static_cast<size_t>(head_bytes - file_offset);
+  const size_t more = static_cast<size_t>(end - head_bytes);
+  head_hash = Fnv1a(data + skip, more, head_bytes == 0 ? kFnvBasis : head_hash);
+  head_bytes = static_cast<uint32_t>(end);
 }
 
 bool FileIdentity::SameContent(int fd) const {

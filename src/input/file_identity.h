@@ -23,6 +23,12 @@ struct FileIdentity {
   // Reads the identity of the open file `fd` (which is not moved).
   static std::optional<FileIdentity> Of(int fd);
 
+  // Grows the head fingerprint with `size` bytes the caller read at `file_offset`, up to
+  // kHeadBytes. Built from bytes already read, not read again: a file rewritten in between
+  // (copytruncate and refill) must not lend its new head to the content that was read.
+  // Bytes that do not continue the fingerprint (they start past it) are ignored.
+  void Extend(const char* data, size_t size, uint64_t file_offset);
+
   // True when the open file `fd` is this file: same device and inode, and its first
   // head_bytes bytes hash the same (a file only ever grows after its head).
   bool Matches(int fd) const;

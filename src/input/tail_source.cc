@@ -205,24 +205,23 @@ bool TailSource::OpenQueued() {
 }
 
 ssize_t TailSource::ReadSome(std::string* out) {
-  // Copytruncate followed by a quick refill leaves the file longer than our offset: only its
-  // head tells that it was rewritten. Checked before each read (one fstat and a pread of at
-  // most 256 bytes per 256 KiB chunk), so that no byte of the new content is read out of place.
-  if (offset_ > 0 && !generations_.back().identity.Matches(fd_)) return 0;
   const size_t old_size = out->size();
   out->resize(old_size + kChunkBytes);
   ssize_t got = 0;
   do {
     got = ::pread(fd_, out->data() + old_size, kChunkBytes, static_cast<off_t>(offset_));
   } while (got < 0 && errno == EINTR);
+  // Copytruncate followed by a quick refill leaves the file longer than our offset: only its
+  // head tells that it was rewritten. Checked after the read (one fstat and a pread of at
+  // most 256 bytes per 256 KiB chunk), so that bytes of new content read at the old offset
+  // are dropped, never passed on: CheckRotation then finds the copy and reads on from there.
+  Generation& current = generations_.back();
+  if (got > 0 && !current.identity.Matches(fd_)) got = 0;
   out->resize(old_size + static_cast<size_t>(std::max<ssize_t>(got, 0)));
   if (got > 0) {
+    current.identity.Extend(out->data() + old_size, static_cast<size_t>(got), offset_);
     offset_ += static_cast<uint64_t>(got);
     stream_ += static_cast<uint64_t>(got);
-    Generation& current = generations_.back();
-    if (current.identity.head_bytes < FileIdentity::kHeadBytes) {
-      current.identity = FileIdentity::Of(fd_).value_or(current.identity);
-    }
   }
   return got;
 }
