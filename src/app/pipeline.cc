@@ -1,5 +1,7 @@
 #include "app/pipeline.h"
 
+#include <algorithm>
+
 namespace foreshock {
 namespace {
 
@@ -43,6 +45,18 @@ Status Pipeline::Run(const std::vector<RecordStream*>& readers) {
     for (size_t i = 0; i < readers.size(); ++i) {
       Head& head = heads[i];
       while (!head.full && !head.done) {
+        // Quiet runs only while every other input's next record is known.
+        TimePoint others = TimePoint::max();
+        for (size_t j = 0; j < heads.size(); ++j) {
+          if (j == i || heads[j].done) continue;
+          others = heads[j].full ? std::min(others, heads[j].record.time) : TimePoint::min();
+        }
+        if (const TimePoint before = QuietBefore(others, live); before > TimePoint::min()) {
+          TimePoint newest;
+          if (const uint64_t count = readers[i]->SkipQuietRun(before, &newest); count > 0) {
+            FORESHOCK_RETURN_IF_ERROR(PassQuiet(count, newest, live));
+          }
+        }
         // While a hit waits in the reorder buffer, look up again as soon as it may go.
         const Duration wait = reorder_.empty() ? kIdleWait : std::chrono::duration_cast<Duration>(kMaxHold);
         auto next = readers[i]->Read(&head.record, wait);
@@ -92,6 +106,35 @@ Status Pipeline::Process(const LogRecord& record, bool live) {
   }
   FORESHOCK_RETURN_IF_ERROR(Emit(&alerts_));
   if (tick_ && ++records_since_tick_check_ >= 1024) FORESHOCK_RETURN_IF_ERROR(MaybeTick());
+  return Release(live, /*end=*/false);
+}
+
+TimePoint Pipeline::QuietBefore(TimePoint others_earliest, bool live) const {
+  // A record processed alone would move the watermarks, let go the held hits it puts
+  // allowed_lateness behind (live inputs: also those held max_hold of wall-clock time), then
+  // AdvanceTo() the settled time (see Release()), which sweeps from the correlator's next
+  // sweep on. While a hit is held and nothing goes, the settled time stays at released().
+  const TimePoint next_sweep = correlator_->next_sweep();
+  if (correlator_->activity_armed() || (live && !reorder_.empty()) || correlator_->watermark() >= next_sweep) {
+    return TimePoint::min();
+  }
+  TimePoint before = std::min(reorder_.next_release(), others_earliest);
+  if (reorder_.empty() || reorder_.released() >= next_sweep) {
+    if (reorder_.watermark() - options_.allowed_lateness >= next_sweep) return TimePoint::min();
+    before = std::min(before, next_sweep + options_.allowed_lateness);
+  }
+  return before;
+}
+
+Status Pipeline::PassQuiet(uint64_t count, TimePoint newest, bool live) {
+  summary_.records += count;
+  if (newest > watermark_) {
+    watermark_ = newest;
+    if (live) watermark_seen_at_ = std::chrono::steady_clock::now();
+  }
+  reorder_.Observe(newest);
+  records_since_tick_check_ += static_cast<uint32_t>(std::min<uint64_t>(count, 1024));
+  if (tick_ && records_since_tick_check_ >= 1024) FORESHOCK_RETURN_IF_ERROR(MaybeTick());
   return Release(live, /*end=*/false);
 }
 

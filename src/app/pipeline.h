@@ -4,7 +4,11 @@
 // (one file per node, as ES writes them) are merged by event time, record by record, so
 // cluster-wide and per-node windows see one timeline exactly as they would have live and
 // no node's lines are judged late because another file was read first.
-// Single-threaded: the thread calling Run() does all the work.
+// Between records, Run() lets an input pass over a run of quiet records (one line each, ruled
+// out by the prefilter) whose only effect would be on counts and watermarks: while no
+// activity is armed, and their times fall before the correlator's next sweep, before the
+// reorder buffer would let a held hit go, and before every other input's next record. The alerts are exactly those of record-by-record
+// processing. Single-threaded: the thread calling Run() does all the work.
 
 #include <chrono>
 #include <functional>
@@ -84,6 +88,12 @@ class Pipeline {
   const CorrelatorStats& correlator_stats() const { return correlator_->stats(); }
 
  private:
+  // The event time before which a record that hits nothing changes only counts and
+  // watermarks (see the top of this file), given the earliest next record of the other
+  // inputs; TimePoint::min() when there is no such time.
+  TimePoint QuietBefore(TimePoint others_earliest, bool live) const;
+  // Accounts for `count` such records, the newest at `newest`, as Process() would have.
+  Status PassQuiet(uint64_t count, TimePoint newest, bool live);
   // Applies the hits the reorder buffer lets go, in event-time order.
   Status Release(bool live, bool end);
   Status Emit(std::vector<Alert>* alerts);

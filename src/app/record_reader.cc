@@ -95,41 +95,83 @@ bool RecordReader::FrameNextLine(LogRecord* record) {
   return quiet;
 }
 
-bool RecordReader::TakeQuiet(std::string_view line, std::string_view after, LogRecord* record) {
-  // A record by itself, with nothing before it still to go out.
-  if (assembler_.has_pending() || ring_count_ > 0 || line.size() > options_.record_limits.max_record_bytes) {
-    return false;
-  }
+bool RecordReader::IsQuietRecord(std::string_view line, std::string_view after) const {
+  if (line.size() > options_.record_limits.max_record_bytes) return false;
   if (RecordAssembler::StartsPlainRecord(line)) {
     // No envelope starts with '['. The line is its record's last only when the next line
     // starts a record (the first bytes tell; no pattern the assembler looks for holds a
     // newline).
     constexpr size_t kTellingBytes = 16;
-    if (after.size() < kTellingBytes || !RecordAssembler::StartsPlainRecord(after.substr(0, kTellingBytes))) {
-      return false;
-    }
-  } else if (!line.starts_with("{\"")) {
-    // A JSON record is whole when DecodeHeader vouches for it (its braces close), and no
-    // envelope's (a JSON decoder vouches for no line holding an envelope's marker).
-    return false;
+    return after.size() >= kTellingBytes && RecordAssembler::StartsPlainRecord(after.substr(0, kTellingBytes));
   }
+  // A JSON record is whole when DecodeHeader vouches for it (its braces close), and no
+  // envelope's (a JSON decoder vouches for no line holding an envelope's marker).
+  return line.starts_with("{\"");
+}
+
+bool RecordReader::TakeQuiet(std::string_view line, std::string_view after, LogRecord* record) {
+  // A record by itself, with nothing before it still to go out.
+  if (assembler_.has_pending() || ring_count_ > 0 || !IsQuietRecord(line, after)) return false;
   std::string_view format;
   if (!DecodeHeaderOnly(line, record, &format)) return false;
   processed_offset_ = std::max(processed_offset_, framer_.line_end());
+  ++stats_.header_only;
   ++stats_.quiet_lane;
   Finish(line, line_number_, /*truncated=*/false, kNoHints, /*envelope=*/"", format, record);
   return true;
 }
 
+uint64_t RecordReader::SkipQuietRun(TimePoint before, TimePoint* newest) {
+  // Only where the quiet lane would take the next line: nothing pending or split, and the
+  // unwrapper sniffing (FrameNextLine).
+  if (options_.prefilter == nullptr || !options_.prefilter->raw_prefilter_safe() || ring_count_ > 0 ||
+      assembler_.has_pending() || !envelopes_.sniffing() || envelopes_.joining() || !framer_.at_line_start()) {
+    return 0;
+  }
+  const std::string_view buffer(buffer_);
+  size_t at = framed_;
+  uint64_t skipped = 0;
+  while (at < buffer.size()) {
+    const auto* newline = static_cast<const char*>(std::memchr(buffer.data() + at, '\n', buffer.size() - at));
+    if (newline == nullptr) break;
+    const size_t end = static_cast<size_t>(newline - buffer.data());
+    const std::string_view line = buffer.substr(at, end - at);
+    // TakeQuiet's tests, on a line the framer would hand out unchanged (not cut, no "\r").
+    if (line.empty() || line.back() == '\r' || line.size() > options_.max_line_bytes ||
+        !IsQuietRecord(line, buffer.substr(end + 1))) {
+      break;
+    }
+    std::string_view format;
+    if (!DecodeHeaderOnly(line, &quiet_record_, &format)) break;
+    if (!quiet_record_.has_time || quiet_record_.time >= before) break;  // Read() hands it out
+    // What TakeQuiet(), Finish() and ApplyHints() do for a quiet-lane record with a time.
+    CountRecord(line, /*envelope=*/"", format);
+    ++stats_.header_only;
+    ++stats_.quiet_lane;
+    ++stats_.quiet_run;
+    last_time_ = quiet_record_.time;
+    have_time_ = true;
+    *newest = skipped == 0 ? quiet_record_.time : std::max(*newest, quiet_record_.time);
+    ++skipped;
+    at = end + 1;
+  }
+  if (skipped > 0) {
+    framer_.SkipLines(skipped, at - framed_);
+    line_number_ += skipped;
+    processed_offset_ = std::max(processed_offset_, framer_.line_end());
+    stats_.lines = framer_.stats().lines;
+    framed_ = at;
+  }
+  return skipped;
+}
+
 bool RecordReader::DecodeHeaderOnly(std::string_view text, LogRecord* record, std::string_view* format) {
   // The format reads time and node without a full parse, and no pattern literal is in the
-  // parts that would make the record's text (an escape could hide one, so records with one
-  // are decoded in full).
+  // parts that would make the record's text (the decoder vouches that those are the text's
+  // bytes, no escape hiding a literal).
   const bool header_only = options_.prefilter != nullptr && options_.prefilter->raw_prefilter_safe() &&
-                           std::memchr(text.data(), '\\', text.size()) == nullptr &&
                            decoders_->DecodeHeader(text, decode_options_, record, &searchable_, format) &&
                            !options_.prefilter->MayMatchParts(searchable_);
-  if (header_only) ++stats_.header_only;
   return header_only;
 }
 
@@ -243,6 +285,7 @@ bool RecordReader::DecodeNext(LogRecord* record) {
   std::string why;
   std::string_view format;
   const bool header_only = DecodeHeaderOnly(pending.text, record, &format);
+  if (header_only) ++stats_.header_only;
   const Decoder::Outcome outcome =
       header_only ? Decoder::Outcome::kDecoded : decoders_->Decode(pending.text, decode_options_, record, &why, &format);
   if (outcome == Decoder::Outcome::kMalformed) {
@@ -258,10 +301,9 @@ bool RecordReader::DecodeNext(LogRecord* record) {
   return true;
 }
 
-void RecordReader::Finish(std::string_view text, uint64_t line, bool truncated, const EnvelopeHints& hints,
-                          std::string_view envelope, std::string_view format, LogRecord* record) {
+void RecordReader::CountRecord(std::string_view text, std::string_view envelope, std::string_view format) {
   ++stats_.records;
-  // Counted per envelope/format; a run of records in the same one skips the map lookup.
+  // A run of records in the same envelope/format skips the map lookup.
   if (last_format_count_ == nullptr || format.data() != last_format_.data() || envelope != last_envelope_) {
     std::string key(envelope);
     key += '/';
@@ -272,6 +314,11 @@ void RecordReader::Finish(std::string_view text, uint64_t line, bool truncated, 
     last_envelope_ = envelope;
   }
   ++*last_format_count_;
+}
+
+void RecordReader::Finish(std::string_view text, uint64_t line, bool truncated, const EnvelopeHints& hints,
+                          std::string_view envelope, std::string_view format, LogRecord* record) {
+  CountRecord(text, envelope, format);
   record->source = *name_;
   record->line_number = line;
   record->truncated = truncated;

@@ -13,7 +13,9 @@
 // lane: a line that is a whole record by itself (a JSON line DecodeHeader vouches for, or a
 // plain line whose next line starts another record), with nothing pending before it and no
 // prefilter literal, is decoded header-only straight from the read buffer, without being
-// assembled or copied; the records and counts are those of the full path. Not thread-safe.
+// assembled or copied; the records and counts are those of the full path. SkipQuietRun()
+// passes over a run of such lines at once, with the same tests, without handing the
+// records out. Not thread-safe.
 
 #include <chrono>
 #include <cstdint>
@@ -56,6 +58,7 @@ struct InputStats {
   uint64_t no_time = 0;     // carried no timestamp; took the previous record's
   uint64_t header_only = 0; // ruled out by the prefilter on their raw text, decoded header-only
   uint64_t quiet_lane = 0;  // of those, one-line records decoded straight from the read buffer
+  uint64_t quiet_run = 0;   // of those, passed over in runs (SkipQuietRun), never handed out
   // Records per "envelope/format" ("journald-json/es-plain", "/ecs"), with the first line of
   // each, for --explain-format.
   std::map<std::string, uint64_t> formats;
@@ -73,6 +76,9 @@ class RecordReader final : public RecordStream {
   // Fills *record with the next record. kIdle: nothing arrived within `wait` (live pipes
   // only); kEnd: the input is exhausted. An error Status means the input failed.
   Result<Next> Read(LogRecord* record, Duration wait) override;
+  // Stops before a line the quiet lane would not take (see above), at the end of the read
+  // buffer, and before a record timed at `before` or later, or with no time of its own.
+  uint64_t SkipQuietRun(TimePoint before, TimePoint* newest) override;
 
   const std::string& name() const override { return *name_; }
   // Stream offset up to which every record has been handed out (or passed over): the
@@ -100,6 +106,8 @@ class RecordReader final : public RecordStream {
   // the line was decoded straight into *record on the quiet lane (see TakeQuiet).
   bool FrameNextLine(LogRecord* record);
   bool TakeQuiet(std::string_view line, std::string_view after, LogRecord* record);
+  // Whether a line is a record by itself, as far as its bytes and the next line's tell.
+  bool IsQuietRecord(std::string_view line, std::string_view after) const;
   // The cheap path, for records the prefilter rules out on their raw text: time, node and
   // cluster without a full parse. False (and *record unspecified) when it does not apply.
   bool DecodeHeaderOnly(std::string_view text, LogRecord* record, std::string_view* format);
@@ -107,6 +115,8 @@ class RecordReader final : public RecordStream {
   void Queue(const RawRecord& raw);
   bool DecodeNext(LogRecord* record);
   // What every decoded record gets: counts, its place in the input, the envelope's hints.
+  // Counts a record per envelope/format.
+  void CountRecord(std::string_view text, std::string_view envelope, std::string_view format);
   void Finish(std::string_view text, uint64_t line, bool truncated, const EnvelopeHints& hints,
               std::string_view envelope, std::string_view format, LogRecord* record);
   void ApplyHints(const EnvelopeHints& hints, LogRecord* record);
@@ -130,6 +140,7 @@ class RecordReader final : public RecordStream {
   std::string last_envelope_;
   std::string buffer_;
   size_t framed_ = 0;  // bytes of buffer_ already framed
+  LogRecord quiet_record_;  // SkipQuietRun's scratch record, reused
   uint64_t line_number_ = 0;
   uint64_t processed_offset_ = 0;
   std::chrono::steady_clock::time_point last_data_at_{};

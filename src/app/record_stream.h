@@ -23,6 +23,13 @@ class RecordStream {
   // Fills *record with the next record. kIdle: nothing arrived within `wait` (live pipes
   // only); kEnd: the input is exhausted. An error Status means the input failed.
   virtual Result<Next> Read(LogRecord* record, Duration wait) = 0;
+  // Passes over the next records, counting them as read, when the stream can tell without
+  // handing them out that each is one line the prefilter rules out (a quiet-lane record),
+  // and while their event times stay before `before`. Returns how many, with the newest of
+  // their times in *newest; Read() then hands out the first record not passed over. The
+  // caller knows such records would change nothing but counts and watermarks. A stream
+  // that cannot tell passes over none.
+  virtual uint64_t SkipQuietRun(TimePoint /*before*/, TimePoint* /*newest*/) { return 0; }
   virtual const std::string& name() const = 0;
   virtual bool live() const = 0;
 

@@ -44,6 +44,7 @@ void LogSummary(const std::vector<std::unique_ptr<RecordReader>>& readers, const
     total.no_time += stats.no_time;
     total.header_only += stats.header_only;
     total.quiet_lane += stats.quiet_lane;
+    total.quiet_run += stats.quiet_run;
   }
   const PipelineSummary& summary = pipeline.summary();
   spdlog::info("{} lines, {} records, {} pattern hits, {} alerts; {} malformed (searched as text), "
@@ -51,9 +52,10 @@ void LogSummary(const std::vector<std::unique_ptr<RecordReader>>& readers, const
                total.lines, total.records, summary.hits, summary.alerts, total.malformed,
                total.unreadable, total.truncated, total.no_time);
   spdlog::debug("literal prefilter: {} literals; {} records decoded header-only on their raw bytes "
-                "({} on the quiet lane); {} checks stopped, {} passed to the pattern set; {} matched "
-                "pattern by pattern",
-                matcher.atom_count(), total.header_only, total.quiet_lane, matcher.prefilter_skipped(),
+                "({} on the quiet lane, {} of them passed over in quiet runs); {} checks stopped, {} "
+                "passed to the pattern set; {} matched pattern by pattern",
+                matcher.atom_count(), total.header_only, total.quiet_lane, total.quiet_run,
+                matcher.prefilter_skipped(),
                 matcher.prefilter_passed(),
                 matcher.fallback_count());
   const CorrelatorStats& correlator = pipeline.correlator_stats();

@@ -76,7 +76,8 @@ Correlator::Correlator(const Catalog& catalog, const CorrelatorOptions& options)
       options_(options),
       feeds_(catalog.patterns().size()),
       recovers_(catalog.patterns().size()),
-      expects_(catalog.patterns().size()) {
+      expects_(catalog.patterns().size()),
+      expects_any_rule_(catalog.rules().size(), false) {
   for (size_t r = 0; r < catalog.rules().size(); ++r) {
     const Rule& rule = catalog.rules()[r];
     for (size_t s = 0; s < rule.steps.size(); ++s) {
@@ -89,6 +90,7 @@ Correlator::Correlator(const Catalog& catalog, const CorrelatorOptions& options)
     for (const std::string& id : rule.expect) {
       if (id == "any") {
         expects_any_.push_back(static_cast<int>(r));
+        expects_any_rule_[r] = true;
       } else if (const int pattern = catalog.FindPattern(id); pattern >= 0) {
         expects_[static_cast<size_t>(pattern)].push_back(static_cast<int>(r));
       }
@@ -295,8 +297,7 @@ void Correlator::Recover(const Pattern& recovery, const HitContext& hit, std::ve
     }
     const Rule& rule = catalog_.rules()[static_cast<size_t>(current->rule)];
     if (!current->firing) {
-      index_.erase(current->index_key);
-      states_.erase(current);
+      Forget(current);
     } else if (rule.hold_down.count() == 0) {
       Resolve(current, hit.time, recovery.title, alerts);
     } else if (!current->resolving_at) {
@@ -321,8 +322,7 @@ bool Correlator::DisarmKey(const std::string& index_key, TimePoint time, std::ve
   if (it->firing) {
     Resolve(it, time, "the expected line arrived", alerts);
   } else if (it->absence_deadline && time >= it->last_hit) {
-    index_.erase(it->index_key);
-    states_.erase(it);
+    Forget(it);
   }
   return true;
 }
@@ -335,6 +335,11 @@ void Correlator::Resolve(StateList::iterator state, TimePoint time, const std::s
   alert.message = "Resolved: " + rule.name + (state->node.empty() ? "" : " on " + state->node) + ": " + why + ".";
   alerts->push_back(std::move(alert));
   ++stats_.alerts;
+  Forget(state);
+}
+
+void Correlator::Forget(StateList::iterator state) {
+  if (expects_any_rule_[static_cast<size_t>(state->rule)]) --activity_groups_;
   index_.erase(state->index_key);
   states_.erase(state);
 }
@@ -351,8 +356,7 @@ Correlator::StateList::iterator Correlator::FindOrCreate(int rule_index, const s
     return states_.begin();
   }
   if (states_.size() >= options_.max_groups) {
-    index_.erase(states_.back().index_key);
-    states_.pop_back();
+    Forget(std::prev(states_.end()));
     ++stats_.evicted;
   }
   GroupState state;
@@ -363,6 +367,7 @@ Correlator::StateList::iterator Correlator::FindOrCreate(int rule_index, const s
   states_.push_front(std::move(state));
   index_[key] = states_.begin();
   ++index_inserts_;
+  if (expects_any_rule_[static_cast<size_t>(rule_index)]) ++activity_groups_;
   return states_.begin();
 }
 
@@ -415,8 +420,7 @@ void Correlator::AdvanceTo(TimePoint now, std::vector<Alert>* alerts, bool force
       current->last_hit = deadline;
       Fire(&*current, rule, 0, deadline, false, &emitted);
       if (!current->firing) {  // inhibited
-        index_.erase(current->index_key);
-        states_.erase(current);
+        Forget(current);
       }
       continue;
     }
@@ -433,8 +437,7 @@ void Correlator::AdvanceTo(TimePoint now, std::vector<Alert>* alerts, bool force
     }
     if (!current->firing && !current->absence_deadline &&
         current->last_hit + std::max(rule.window, rule.resolve_after) <= settled) {
-      index_.erase(current->index_key);
-      states_.erase(current);
+      Forget(current);
     }
   }
   std::stable_sort(emitted.begin(), emitted.end(), [](const Alert& a, const Alert& b) {

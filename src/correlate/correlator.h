@@ -63,10 +63,16 @@ class Correlator {
   // then every record, hit or not, must go through NoteActivity().
   bool wants_activity() const { return !expects_any_.empty(); }
   void NoteActivity(const LogRecord& record, std::vector<Alert>* alerts);
+  // True while some group of such a rule is armed: only then can NoteActivity() change
+  // anything.
+  bool activity_armed() const { return activity_groups_ > 0; }
 
   // Moves event time forward to `now`: resolves alerts, fires overdue absences. Groups are
   // swept at most once per second of event time unless `force` (end of input).
   void AdvanceTo(TimePoint now, std::vector<Alert>* alerts, bool force = false);
+  // The event time from which AdvanceTo() sweeps again; before it, AdvanceTo() only moves
+  // the watermark.
+  TimePoint next_sweep() const { return last_sweep_ + std::chrono::seconds(1); }
 
   TimePoint watermark() const { return watermark_; }
   const CorrelatorStats& stats() const { return stats_; }
@@ -105,6 +111,8 @@ class Correlator {
   bool DisarmKey(const std::string& index_key, TimePoint time, std::vector<Alert>* alerts);
   // The state index key of `rule_index` for this hit's group.
   std::string IndexKey(int rule_index, const HitContext& hit) const;
+  // Drops a group state, from the list and the index.
+  void Forget(StateList::iterator state);
   void Resolve(StateList::iterator state, TimePoint time, const std::string& why,
                std::vector<Alert>* alerts);
   StateList::iterator Find(const std::string& index_key);
@@ -118,6 +126,8 @@ class Correlator {
   std::vector<std::vector<int>> recovers_;               // recovery pattern -> rules it resolves
   std::vector<std::vector<int>> expects_;                // pattern -> absence rules it satisfies
   std::vector<int> expects_any_;                         // absence rules satisfied by any line
+  std::vector<bool> expects_any_rule_;                   // per rule: is it one of those
+  size_t activity_groups_ = 0;                           // groups of those rules, armed
   std::string activity_node_;                            // NoteActivity's keys are for this node
   std::string activity_cluster_;                         // and cluster
   std::vector<std::string> activity_keys_;

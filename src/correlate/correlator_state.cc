@@ -94,6 +94,7 @@ Json Correlator::SaveState() const {
 void Correlator::RestoreState(const Json& saved) {
   states_.clear();
   index_.clear();
+  activity_groups_ = 0;
   recent_records_.clear();
   recent_keys_.clear();
   watermark_ = FromMicros(saved.at("watermark"));
@@ -143,6 +144,7 @@ void Correlator::RestoreState(const Json& saved) {
     states_.push_back(std::move(state));
     index_[states_.back().index_key] = std::prev(states_.end());
     ++index_inserts_;
+    if (expects_any_rule_[static_cast<size_t>(rule)]) ++activity_groups_;
   }
 }
 

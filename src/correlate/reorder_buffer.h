@@ -47,6 +47,12 @@ class ReorderBuffer {
   // Event time up to which everything has been released.
   TimePoint released() const { return released_; }
   bool empty() const { return held_.empty(); }
+  // The watermark at which Release() lets the oldest held record go by event time (its time
+  // plus allowed_lateness; TimePoint::max() when none is held). Live inputs may see it go
+  // earlier, after max_hold.
+  TimePoint next_release() const {
+    return held_.empty() ? TimePoint::max() : held_.front().record.time + allowed_lateness_;
+  }
 
  private:
   Duration allowed_lateness_;

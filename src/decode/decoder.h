@@ -42,7 +42,8 @@ class Decoder {
   // *searchable at the parts of `text` that Decode() would put into the record's text (the
   // message, exception fields), so the caller can check those for pattern literals before
   // deciding to decode in full. Returns true only when Decode() would certainly return
-  // kDecoded with exactly those fields and that text; on any doubt false. A line holding an
+  // kDecoded with exactly those fields and that text, made of those parts' own bytes (a
+  // format with escapes refuses a line that holds one); on any doubt false. A line holding an
   // envelope's marker key (IsEnvelopeMarker) is always a doubt: a line vouched for is known
   // to pass the envelope unwrapper unchanged.
   // REQUIRES: *record was Clear()ed by the caller.

@@ -37,6 +37,14 @@ class LineFramer {
     const bool truncated = line.size() > max_line_bytes_;
     Emit(truncated ? line.substr(0, max_line_bytes_) : line, truncated, on_line);
   }
+  // Counts `lines` complete lines, `bytes` long with their newlines, that the caller read
+  // from its own buffer without framing them (none longer than max_line_bytes, none ending
+  // in "\r"). Only when at_line_start().
+  void SkipLines(uint64_t lines, uint64_t bytes) {
+    fed_ += bytes;
+    line_end_ = fed_;
+    stats_.lines += lines;
+  }
   // True when no partial line waits for the rest of its bytes.
   bool at_line_start() const { return partial_.empty() && !skipping_; }
 
