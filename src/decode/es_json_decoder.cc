@@ -7,9 +7,9 @@
 #include <initializer_list>
 #include <optional>
 
-#include "base/byte_search.h"
 #include "base/json_path.h"
 #include "base/timestamp_parser.h"
+#include "decode/quote_index.h"
 #include "framing/envelope.h"
 
 namespace foreshock {
@@ -164,29 +164,14 @@ struct HeaderKeys {
 };
 
 // Walks a flat JSON object (string keys; string, number, true, false or null values) whose
-// text is plain printable ASCII without escapes or tabs (spaces allowed), calling `field(key, value)` for each member; values
-// are given with their quotes for strings. False when the text is anything else: nested
-// values, escapes, non-ASCII bytes, duplicate-free or not, or not valid JSON.
+// text is plain printable ASCII without escapes or tabs (spaces allowed), calling
+// `field(key, value)` for each member; values are given with their quotes for strings.
+// False when the text is anything else: nested values, escapes, non-ASCII bytes, or not
+// valid JSON.
 template <typename Field>
 bool WalkFlatObject(std::string_view text, Field field) {
-  // No control bytes (tabs included), no escapes, ASCII only; checked eight bytes at a time.
-  // Strings can then be skipped with memchr.
-  constexpr uint64_t kOnes = 0x0101010101010101ULL;
-  constexpr uint64_t kHighs = 0x8080808080808080ULL;
-  uint64_t bad = 0;
-  size_t checked = 0;
-  for (; checked + 8 <= text.size(); checked += 8) {
-    uint64_t word;
-    std::memcpy(&word, text.data() + checked, 8);
-    const uint64_t below_space = (word - kOnes * 0x20) & ~word;         // bytes < 0x20 (or >= 0x80)
-    const uint64_t backslash = ((word ^ (kOnes * '\\')) - kOnes) & ~(word ^ (kOnes * '\\'));  // == '\\'
-    bad |= (word | below_space | backslash) & kHighs;
-  }
-  for (; checked < text.size(); ++checked) {
-    const auto byte = static_cast<unsigned char>(text[checked]);
-    bad |= (byte < 0x20) | (byte >= 0x80) | (byte == '\\');
-  }
-  if (bad != 0) return false;
+  thread_local QuoteIndex quotes;
+  if (!quotes.Build(text)) return false;
   size_t at = 0;
   auto skip_space = [&] {
     while (at < text.size() && text[at] == ' ') ++at;
@@ -194,9 +179,9 @@ bool WalkFlatObject(std::string_view text, Field field) {
   auto read_string = [&](std::string_view* out) {
     if (at >= text.size() || text[at] != '"') return false;
     const size_t begin = ++at;
-    const char* quote = FindByte(text.data() + begin, text.data() + text.size(), '"');
-    if (quote == text.data() + text.size()) return false;
-    at = static_cast<size_t>(quote - text.data());
+    const size_t quote = quotes.NextQuote(begin);  // no escapes: the string's end
+    if (quote == QuoteIndex::kNone) return false;
+    at = quote;
     *out = text.substr(begin, at - begin);
     ++at;
     return true;

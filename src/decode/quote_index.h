@@ -1,0 +1,38 @@
+#pragma once
+
+// QuoteIndex is what the JSON header walk needs of a line, found in one pass over its bytes
+// (sixteen at a time where the machine has SSE2, as every x86-64 does): where its quotes
+// are, one bit per byte, and whether it holds a byte the walk refuses (control bytes and
+// tabs, bytes of 0x80 and over, backslashes). With no backslash, every quote opens or
+// closes a string, so a string's end is the next quote: a bit scan, not a byte search.
+// Reused from line to line, it allocates only when a line is longer than any before.
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace foreshock {
+
+class QuoteIndex {
+ public:
+  static constexpr size_t kNone = static_cast<size_t>(-1);
+
+  // Indexes `text`. False when it holds a refused byte (the index is then incomplete).
+  bool Build(std::string_view text);
+  // The position of the first quote at or after `at`, or kNone.
+  size_t NextQuote(size_t at) const {
+    size_t word = at / 64;
+    if (word >= words_.size()) return kNone;
+    uint64_t bits = words_[word] & (~uint64_t{0} << (at % 64));
+    while (bits == 0) {
+      if (++word == words_.size()) return kNone;
+      bits = words_[word];
+    }
+    return word * 64 + static_cast<size_t>(__builtin_ctzll(bits));
+  }
+
+ private:
+  std::vector<uint64_t> words_;  // bit i of word w: a quote at w * 64 + i
+};
+
+}  // namespace foreshock

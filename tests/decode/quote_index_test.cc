@@ -1,0 +1,51 @@
+#include "decode/quote_index.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+namespace foreshock {
+namespace {
+
+// Random lines over a small alphabet heavy in quotes, of every length around the 16- and
+// 64-byte steps of the index: the quotes found and the refusal equal a byte-by-byte look.
+TEST(QuoteIndexTest, FindsEveryQuoteAndRefusesWhatTheWalkCannotRead) {
+  std::mt19937 random(7);
+  const std::string plain = "\"\"\"ab{}:, 0";
+  const std::string refused[] = {"\\", "\t", "\n", std::string(1, '\0'), "\x7f\x80", "\xc3\xa9"};
+  QuoteIndex index;
+  for (int round = 0; round < 4000; ++round) {
+    std::string text;
+    const size_t size = random() % 200;
+    for (size_t i = 0; i < size; ++i) text += plain[random() % plain.size()];
+    const bool spoil = round % 3 == 0 && !text.empty();
+    if (spoil) text.insert(random() % text.size(), refused[random() % std::size(refused)]);
+    bool expect_ok = true;
+    for (unsigned char c : text) expect_ok = expect_ok && c >= 0x20 && c < 0x80 && c != '\\';
+    EXPECT_EQ(index.Build(text), expect_ok) << text;
+    if (!expect_ok) continue;
+    for (size_t at = 0; at <= text.size() + 1; ++at) {
+      const size_t want = at < text.size() ? text.find('"', at) : std::string::npos;
+      const size_t got = index.NextQuote(at);
+      ASSERT_EQ(got, want == std::string::npos ? QuoteIndex::kNone : want) << "at " << at << " in " << text;
+    }
+  }
+  // 0x7f (DEL) is ASCII and passes, as the walk always let it.
+  EXPECT_TRUE(index.Build("{\"a\":\"\x7f\"}"));
+}
+
+// A long line after a short one: nothing of the short one's index is left over.
+TEST(QuoteIndexTest, ReusedForLongerAndShorterLines) {
+  QuoteIndex index;
+  const std::string long_line = std::string(300, 'x') + "\"";
+  ASSERT_TRUE(index.Build(long_line));
+  EXPECT_EQ(index.NextQuote(0), 300u);
+  ASSERT_TRUE(index.Build("ab\"c"));
+  EXPECT_EQ(index.NextQuote(3), QuoteIndex::kNone);
+  ASSERT_TRUE(index.Build(std::string(300, 'y')));
+  EXPECT_EQ(index.NextQuote(0), QuoteIndex::kNone);
+}
+
+}  // namespace
+}  // namespace foreshock
