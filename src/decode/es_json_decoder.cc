@@ -6,6 +6,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <optional>
+#include <string>
 
 #include "base/json_path.h"
 #include "base/timestamp_parser.h"
@@ -141,7 +142,7 @@ enum HeaderField : size_t { kTime, kMessage, kNode, kCluster, kErrorType, kError
 
 // The keys of the fields the header needs, with each key's field and its rank among that
 // field's keys (Decode() takes the first present), listed by key length: a key read from
-// the line is compared with the few of its length only.
+// the line is compared with the few of its length only. A key names one field at most.
 struct HeaderKeys {
   struct Entry {
     std::string_view key;
@@ -161,6 +162,77 @@ struct HeaderKeys {
       }
     }
   }
+  const Entry* Find(std::string_view key) const {
+    if (key.size() >= kLongestHeaderKey) return nullptr;
+    for (const Entry& entry : by_length[key.size()]) {
+      if (key == entry.key) return &entry;
+    }
+    return nullptr;
+  }
+};
+
+// Equal bytes, for two strings of the same length: eight at a time, inline (a memcmp call
+// costs more than these short keys).
+bool SameBytes(const char* a, const char* b, size_t size) {
+  if (size < 8) {
+    for (size_t i = 0; i < size; ++i) {
+      if (a[i] != b[i]) return false;
+    }
+    return true;
+  }
+  uint64_t x;
+  uint64_t y;
+  for (size_t i = 0; i + 8 <= size; i += 8) {
+    std::memcpy(&x, a + i, 8);
+    std::memcpy(&y, b + i, 8);
+    if (x != y) return false;
+  }
+  std::memcpy(&x, a + size - 8, 8);
+  std::memcpy(&y, b + size - 8, 8);
+  return x == y;
+}
+
+// What a member's key means for DecodeHeader(): whether it alone makes the line one to
+// decode in full (a slow-log field, an envelope's marker), and which header field it fills.
+// Lines repeat the same dozen keys, so each is worked out once, then found again in a
+// small direct-mapped cache on its length and a few of its bytes.
+class KeyMeanings {
+ public:
+  struct Meaning {
+    bool doubtful = false;
+    const HeaderKeys::Entry* entry = nullptr;  // null: no header field
+  };
+
+  explicit KeyMeanings(const HeaderKeys* keys) : keys_(keys) {}
+
+  // REQUIRES: `key` is a view into its line, right after the key's opening quote.
+  const Meaning& Of(std::string_view key) {
+    Slot& slot = slots_[SlotOf(key)];
+    if (slot.valid && slot.key.size() == key.size() && SameBytes(slot.key.data(), key.data(), key.size())) {
+      return slot.meaning;
+    }
+    slot.key.assign(key);
+    slot.valid = true;
+    slot.meaning.doubtful = key == "took" || key.starts_with("elasticsearch.slowlog.") ||
+                            IsEnvelopeMarker(std::string_view(key.data() - 1, key.size() + 2));
+    slot.meaning.entry = keys_->Find(key);
+    return slot.meaning;
+  }
+
+ private:
+  struct Slot {
+    std::string key;
+    Meaning meaning;
+    bool valid = false;
+  };
+  static size_t SlotOf(std::string_view key) {
+    if (key.empty()) return 0;
+    const auto byte = [&](size_t i) { return static_cast<size_t>(static_cast<unsigned char>(key[i])); };
+    return (key.size() * 131 + byte(0) * 31 + byte(key.size() / 2) * 7 + byte(key.size() - 1)) % kSlots;
+  }
+  static constexpr size_t kSlots = 64;
+  const HeaderKeys* keys_;
+  Slot slots_[kSlots];
 };
 
 // Walks a flat JSON object (string keys; string, number, true, false or null values) whose
@@ -251,7 +323,6 @@ bool EsJsonDecoder::DecodeHeader(std::string_view text, const DecodeOptions& opt
                                  std::vector<std::string_view>* searchable) const {
   static const HeaderKeys kEcsKeys(kEcsFields);
   static const HeaderKeys kEs7Keys(kEs7Fields);
-  const HeaderKeys& keys = dialect_ == Dialect::kEcs ? kEcsKeys : kEs7Keys;
   // For each field, the value of the first of its keys present.
   struct Found {
     std::string_view value;
@@ -260,24 +331,21 @@ bool EsJsonDecoder::DecodeHeader(std::string_view text, const DecodeOptions& opt
   Found fields[kHeaderFields];
   Found& time = fields[kTime];
   Found& message = fields[kMessage];
+  thread_local KeyMeanings ecs_meanings(&kEcsKeys);
+  thread_local KeyMeanings es7_meanings(&kEs7Keys);
+  KeyMeanings& meanings = dialect_ == Dialect::kEcs ? ecs_meanings : es7_meanings;
   bool doubtful = false;
   const bool flat = WalkFlatObject(text, [&](std::string_view key, std::string_view value) {
     // Slow-log records get fields folded into their text: decode those in full. A line with
     // an envelope's marker is left to the unwrapper, so a line vouched for is no envelope.
-    if (key == "took" || key.starts_with("elasticsearch.slowlog.") ||
-        IsEnvelopeMarker(std::string_view(key.data() - 1, key.size() + 2)) ||
-        (!value.empty() && value.front() == '"' && IsEnvelopeMarker(value))) {
-      doubtful = true;
-    }
-    if (key.size() >= kLongestHeaderKey) return;
-    for (const HeaderKeys::Entry& entry : keys.by_length[key.size()]) {
-      if (key != entry.key) continue;
-      Found& found = fields[entry.field];
-      if (entry.rank == found.rank) doubtful = true;  // a duplicate key
-      if (entry.rank < found.rank) {
-        found.rank = entry.rank;
-        found.value = value;
-      }
+    const KeyMeanings::Meaning& meaning = meanings.Of(key);
+    if (meaning.doubtful || (!value.empty() && value.front() == '"' && IsEnvelopeMarker(value))) doubtful = true;
+    if (meaning.entry == nullptr) return;
+    Found& found = fields[meaning.entry->field];
+    if (meaning.entry->rank == found.rank) doubtful = true;  // a duplicate key
+    if (meaning.entry->rank < found.rank) {
+      found.rank = meaning.entry->rank;
+      found.value = value;
     }
   });
   if (!flat || doubtful || time.rank == SIZE_MAX || message.rank == SIZE_MAX) return false;

@@ -357,7 +357,23 @@ bool MayBe(int kind, char first) {
 
 }  // namespace
 
-bool IsEnvelopeMarker(std::string_view quoted) { return MarkersAt(quoted) != 0; }
+bool IsEnvelopeMarker(std::string_view quoted) {
+  // A whole quoted string matches a marker only at that marker's length, but for the
+  // "fileset..." keys: most strings are ruled out without a comparison.
+  switch (quoted.size()) {
+    case sizeof("\"log\"") - 1:
+    case sizeof("\"agent\"") - 1:  // and "input"
+    case sizeof("\"stream\"") - 1:
+    case sizeof("\"@metadata\"") - 1:
+    case sizeof("\"input.type\"") - 1:
+    case sizeof("\"event.module\"") - 1:
+    case sizeof("\"__REALTIME_TIMESTAMP\"") - 1:
+      break;
+    default:
+      if (quoted.size() < 2 || quoted[1] != 'f') return false;
+  }
+  return MarkersAt(quoted) != 0;
+}
 
 const std::vector<std::string_view>& EnvelopeNames() {
   static const std::vector<std::string_view> names(std::begin(kKindNames) + 1,
