@@ -238,8 +238,8 @@ class KeyMeanings {
 // Walks a flat JSON object (string keys; string, number, true, false or null values) whose
 // text is plain printable ASCII without escapes or tabs (spaces allowed), calling
 // `field(key, value)` for each member; values are given with their quotes for strings.
-// False when the text is anything else: nested values, escapes, non-ASCII bytes, or not
-// valid JSON.
+// False when the text is anything else: nested values, escapes, non-ASCII bytes, space
+// before the object, or not valid JSON.
 template <typename Field>
 bool WalkFlatObject(std::string_view text, Field field) {
   thread_local QuoteIndex quotes;
@@ -280,8 +280,9 @@ bool WalkFlatObject(std::string_view text, Field field) {
     }
     return true;
   };
-  skip_space();
-  if (at >= text.size() || text[at] != '{') return false;
+  // No space before the object: an indented line is the indented envelope's, which strips
+  // the indentation before a decoder sees it.
+  if (text.empty() || text[0] != '{') return false;
   ++at;
   skip_space();
   if (at < text.size() && text[at] == '}') return false;  // empty: not a log record
