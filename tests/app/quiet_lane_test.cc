@@ -1,7 +1,8 @@
 // The reader's quiet lane (ordinary lines decoded header-only straight from the read
 // buffer, see RecordReader) must hand out the records the full path would: the same
 // records, split at the same lines, with the same times, nodes and clusters, and the same
-// counts, whatever the read sizes.
+// counts, whatever the read sizes. Quiet runs between the records must pass over exactly
+// the records the lane would have handed out next.
 
 #include <gtest/gtest.h>
 
@@ -29,14 +30,20 @@ class QuietLaneTest : public ::testing::Test {
     ASSERT_TRUE(matcher.ok());
     matcher_ = std::move(matcher).value();
   }
-  // Whole reads and tiny ones, against full decoding of every record.
+  // Whole reads and tiny ones, against full decoding of every record; and with quiet runs
+  // between the records, at random bounds.
   void ExpectSameRecords(const std::string& text, const std::string& what) {
     const std::string full = RecordDigest(text, nullptr, 1, 1 << 20);
     for (const size_t largest : {size_t{1} << 20, size_t{4096}, size_t{97}, size_t{7}}) {
       EXPECT_EQ(RecordDigest(text, matcher_.get(), static_cast<uint32_t>(largest), largest), full)
           << what << ", reads of up to " << largest << " bytes";
+      uint64_t passed_over = 0;
+      EXPECT_EQ(testing::CheckQuietRuns(text, matcher_.get(), static_cast<uint32_t>(largest), largest, &passed_over), "")
+          << what << ", quiet runs, reads of up to " << largest << " bytes";
+      passed_over_ += passed_over;
     }
   }
+  uint64_t passed_over_ = 0;
   std::unique_ptr<const Catalog> catalog_;
   std::unique_ptr<Matcher> matcher_;
 };
@@ -65,6 +72,7 @@ TEST_F(QuietLaneTest, SamplesAndCorpusGiveTheSameRecordsAsFullDecoding) {
     quiet_records += quiet;
   }
   EXPECT_GT(quiet_records, 2000u) << "the lane is taken";
+  EXPECT_GT(passed_over_, 2000u) << "quiet runs are taken";
 }
 
 // Lines on the lane's edges: stack traces and blank lines after ordinary records, CRLF,

@@ -3,10 +3,12 @@
 // What a reader hands out, as text to compare: one line per record with what a header-only
 // record keeps (line number, time, node, cluster, truncation), then the input's counts.
 // The input arrives in reads of random sizes, as from a pipe or a growing file. Used to
-// check the reader's quiet lane against full decoding (tests and the reader fuzz target).
+// check the reader's quiet lane and quiet runs against full decoding (tests and the reader
+// fuzz target).
 
 #include <random>
 #include <sstream>
+#include <vector>
 #include <string>
 
 #include "app/record_reader.h"
@@ -36,14 +38,35 @@ class ChunkedSource final : public Source {
   std::string name_ = "chunked";
 };
 
-// `prefilter` null: every record decoded in full. *quiet: records on the quiet lane.
-inline std::string RecordDigest(const std::string& text, const Matcher* prefilter, uint32_t seed,
-                                size_t largest_read, uint64_t* quiet = nullptr) {
+// One record as a header-only record keeps it: line number, time, node, cluster, truncation.
+inline std::string RecordRow(const LogRecord& record) {
+  const std::string when = record.time_inherited ? "inherited" : FormatTimestamp(record.time);
+  std::ostringstream out;
+  out << record.line_number << ' ' << when << ' ' << record.node << ' ' << record.cluster << ' ' << record.truncated;
+  return out.str();
+}
+
+inline std::string StatsRow(const InputStats& stats) {
+  std::ostringstream out;
+  out << "lines " << stats.lines << " records " << stats.records << " malformed " << stats.malformed
+      << " unreadable " << stats.unreadable << " truncated " << stats.truncated << " no_time " << stats.no_time;
+  for (const auto& [format, count] : stats.formats) out << ' ' << format << '=' << count;
+  return out.str();
+}
+
+inline Result<std::unique_ptr<RecordReader>> ChunkedReader(const std::string& text, const Matcher* prefilter,
+                                                           uint32_t seed, size_t largest_read) {
   RecordReaderOptions options;
   options.prefilter = prefilter;
   options.max_line_bytes = 4096;
   options.default_node = "default";
-  auto reader = RecordReader::Create(std::make_unique<ChunkedSource>(text, seed, largest_read), options);
+  return RecordReader::Create(std::make_unique<ChunkedSource>(text, seed, largest_read), options);
+}
+
+// `prefilter` null: every record decoded in full. *quiet: records on the quiet lane.
+inline std::string RecordDigest(const std::string& text, const Matcher* prefilter, uint32_t seed,
+                                size_t largest_read, uint64_t* quiet = nullptr) {
+  auto reader = ChunkedReader(text, prefilter, seed, largest_read);
   if (!reader.ok()) return reader.status().message();
   std::ostringstream out;
   LogRecord record;
@@ -51,17 +74,72 @@ inline std::string RecordDigest(const std::string& text, const Matcher* prefilte
     auto next = (*reader)->Read(&record, std::chrono::milliseconds(0));
     if (!next.ok()) return out.str() + next.status().message();
     if (*next == RecordReader::Next::kEnd) break;
-    if (*next != RecordReader::Next::kRecord) continue;
-    const std::string when = record.time_inherited ? "inherited" : FormatTimestamp(record.time);
-    out << record.line_number << ' ' << when << ' ' << record.node << ' ' << record.cluster << ' '
-        << record.truncated << '\n';
+    if (*next == RecordReader::Next::kRecord) out << RecordRow(record) << '\n';
   }
-  const InputStats& stats = (*reader)->stats();
-  out << "lines " << stats.lines << " records " << stats.records << " malformed " << stats.malformed
-      << " unreadable " << stats.unreadable << " truncated " << stats.truncated << " no_time " << stats.no_time;
-  for (const auto& [format, count] : stats.formats) out << ' ' << format << '=' << count;
-  if (quiet != nullptr) *quiet = stats.quiet_lane;
+  out << StatsRow((*reader)->stats());
+  if (quiet != nullptr) *quiet = (*reader)->stats().quiet_lane;
   return out.str();
+}
+
+// Reads `text` with the prefilter, calling SkipQuietRun() before every record with bounds
+// drawn from `seed` (none, or a few seconds past the last record handed out), and holds it
+// against full decoding: each record handed out is the next one full decoding gives, each
+// run passes over exactly the next records (each with a time of its own, before the
+// bound, the newest as reported), and the counts are the same. Returns what differs, or ""
+// when nothing does; *passed_over: records the runs passed over.
+inline std::string CheckQuietRuns(const std::string& text, const Matcher* prefilter, uint32_t seed,
+                                  size_t largest_read, uint64_t* passed_over = nullptr) {
+  struct Full {
+    std::string row;
+    TimePoint time;
+    bool own_time;
+  };
+  std::vector<Full> full;
+  auto full_reader = ChunkedReader(text, nullptr, seed, largest_read);
+  if (!full_reader.ok()) return full_reader.status().message();
+  LogRecord record;
+  while (true) {
+    auto next = (*full_reader)->Read(&record, std::chrono::milliseconds(0));
+    if (!next.ok()) return next.status().message();
+    if (*next == RecordReader::Next::kEnd) break;
+    if (*next == RecordReader::Next::kRecord) full.push_back({RecordRow(record), record.time, !record.time_inherited});
+  }
+  auto reader = ChunkedReader(text, prefilter, seed, largest_read);
+  if (!reader.ok()) return reader.status().message();
+  std::mt19937 random(seed);
+  size_t at = 0;  // into `full`
+  uint64_t skipped_in_all = 0;
+  TimePoint last{};
+  while (true) {
+    const TimePoint before = random() % 3 == 0 ? TimePoint::max() : last + std::chrono::seconds(random() % 4);
+    TimePoint newest;
+    const uint64_t skipped = (*reader)->SkipQuietRun(before, &newest);
+    if (skipped > 0) {
+      if (at + skipped > full.size()) return "a run passed over records that full decoding does not have";
+      TimePoint seen = TimePoint::min();
+      for (size_t i = at; i < at + skipped; ++i) {
+        if (!full[i].own_time || full[i].time >= before) return "a run passed over " + full[i].row + " (past its bound)";
+        seen = std::max(seen, full[i].time);
+      }
+      if (seen != newest) return "a run reported the wrong newest time, after " + full[at].row;
+      at += skipped;
+      skipped_in_all += skipped;
+    }
+    auto next = (*reader)->Read(&record, std::chrono::milliseconds(0));
+    if (!next.ok()) return next.status().message();
+    if (*next == RecordReader::Next::kEnd) break;
+    if (*next != RecordReader::Next::kRecord) continue;
+    if (at == full.size()) return "an extra record " + RecordRow(record);
+    if (RecordRow(record) != full[at].row) return "handed out " + RecordRow(record) + " where full decoding has " + full[at].row;
+    ++at;
+    last = record.time;
+  }
+  if (at != full.size()) return "records missing from " + full[at].row;
+  if (StatsRow((*reader)->stats()) != StatsRow((*full_reader)->stats())) {
+    return "counts " + StatsRow((*reader)->stats()) + " where full decoding counts " + StatsRow((*full_reader)->stats());
+  }
+  if (passed_over != nullptr) *passed_over = skipped_in_all;
+  return "";
 }
 
 }  // namespace foreshock::testing
