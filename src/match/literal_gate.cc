@@ -57,12 +57,32 @@ bool LiteralGate::Contains(std::string_view text) const {
   if (folded_.empty()) return false;
   const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
   const size_t size = text.size();
-  // KeyAt reads exactly q bytes.
-  for (size_t position = 0; position + key_bytes_ <= size; position += stride_) {
-    const uint32_t hash = Hash(KeyAt(bytes + position));
-    if (anchors_.MayHold(hash) && anchors_.Find(bytes, size, position, hash, folded_, [](uint32_t) { return true; })) {
-      return true;
+  const auto found_at = [&](size_t position, uint32_t hash) {
+    return anchors_.Find(bytes, size, position, hash, folded_, [](uint32_t) { return true; });
+  };
+  size_t position = 0;
+  if (key_bytes_ == 4) {
+    // Two probes a step, tested together: most steps hit neither, and take one branch.
+    const size_t pair = 2 * stride_;
+    for (; position + stride_ + 4 <= size; position += pair) {
+      uint32_t first;
+      uint32_t second;
+      std::memcpy(&first, bytes + position, 4);
+      std::memcpy(&second, bytes + position + stride_, 4);
+      const uint32_t first_hash = Hash(first | kLooseFold);
+      const uint32_t second_hash = Hash(second | kLooseFold);
+      const bool first_may = anchors_.MayHold(first_hash);
+      const bool second_may = anchors_.MayHold(second_hash);
+      if (!(first_may | second_may)) continue;
+      if ((first_may && found_at(position, first_hash)) || (second_may && found_at(position + stride_, second_hash))) {
+        return true;
+      }
     }
+  }
+  // KeyAt reads exactly q bytes.
+  for (; position + key_bytes_ <= size; position += stride_) {
+    const uint32_t hash = Hash(KeyAt(bytes + position));
+    if (anchors_.MayHold(hash) && found_at(position, hash)) return true;
   }
   return false;
 }
