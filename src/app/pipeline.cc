@@ -45,16 +45,18 @@ Status Pipeline::Run(const std::vector<RecordStream*>& readers) {
     for (size_t i = 0; i < readers.size(); ++i) {
       Head& head = heads[i];
       while (!head.full && !head.done) {
-        // Quiet runs only while every other input's next record is known.
-        TimePoint others = TimePoint::max();
-        for (size_t j = 0; j < heads.size(); ++j) {
-          if (j == i || heads[j].done) continue;
-          others = heads[j].full ? std::min(others, heads[j].record.time) : TimePoint::min();
-        }
-        if (const TimePoint before = QuietBefore(others, live); before > TimePoint::min()) {
-          TimePoint newest;
-          if (const uint64_t count = readers[i]->SkipQuietRun(before, &newest); count > 0) {
-            FORESHOCK_RETURN_IF_ERROR(PassQuiet(count, newest, live));
+        if (readers[i]->skips_quiet_runs()) {
+          // Quiet runs only while every other input's next record is known.
+          TimePoint others = TimePoint::max();
+          for (size_t j = 0; j < heads.size(); ++j) {
+            if (j == i || heads[j].done) continue;
+            others = heads[j].full ? std::min(others, heads[j].record.time) : TimePoint::min();
+          }
+          if (const TimePoint before = QuietBefore(others, live); before > TimePoint::min()) {
+            TimePoint newest;
+            if (const uint64_t count = readers[i]->SkipQuietRun(before, &newest); count > 0) {
+              FORESHOCK_RETURN_IF_ERROR(PassQuiet(count, newest, live));
+            }
           }
         }
         // While a hit waits in the reorder buffer, look up again as soon as it may go.

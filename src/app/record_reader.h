@@ -79,6 +79,7 @@ class RecordReader final : public RecordStream {
   // Stops before a line the quiet lane would not take (see above), at the end of the read
   // buffer, and before a record timed at `before` or later, or with no time of its own.
   uint64_t SkipQuietRun(TimePoint before, TimePoint* newest) override;
+  bool skips_quiet_runs() const override { return options_.prefilter != nullptr; }
 
   const std::string& name() const override { return *name_; }
   // Stream offset up to which every record has been handed out (or passed over): the

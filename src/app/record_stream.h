@@ -30,6 +30,8 @@ class RecordStream {
   // caller knows such records would change nothing but counts and watermarks. A stream
   // that cannot tell passes over none.
   virtual uint64_t SkipQuietRun(TimePoint /*before*/, TimePoint* /*newest*/) { return 0; }
+  // False when SkipQuietRun() never passes over anything: callers need not ask it.
+  virtual bool skips_quiet_runs() const { return false; }
   virtual const std::string& name() const = 0;
   virtual bool live() const = 0;
 
