@@ -83,26 +83,33 @@ struct Parsed {
 // (the same as looking for each quoted key with find(), at a fraction of the cost).
 enum JsonMarker : unsigned { kRealtimeKey = 1, kFilebeatKey = 2, kStreamKey = 4, kLogKey = 8 };
 
+// The marker keys, quoted. One without its closing quote ("fileset) marks every key it
+// begins.
+struct MarkerKey {
+  std::string_view quoted;
+  JsonMarker marker;
+};
+constexpr MarkerKey kMarkerKeys[] = {
+    {"\"__REALTIME_TIMESTAMP\"", kRealtimeKey}, {"\"@metadata\"", kFilebeatKey}, {"\"agent\"", kFilebeatKey},
+    {"\"input\"", kFilebeatKey},                {"\"input.type\"", kFilebeatKey}, {"\"fileset", kFilebeatKey},
+    {"\"event.module\"", kFilebeatKey},         {"\"stream\"", kStreamKey},       {"\"log\"", kLogKey},
+};
+
 // The bytes that follow the opening quote of a marker key.
 constexpr auto kMarkerStarts = [] {
   std::array<bool, 256> starts{};
-  for (unsigned char c : std::string_view("_@aifesl")) starts[c] = true;
+  for (const MarkerKey& key : kMarkerKeys) starts[static_cast<unsigned char>(key.quoted[1])] = true;
   return starts;
 }();
 
+// The markers of the keys `rest` (from a quote on) starts with.
 unsigned MarkersAt(std::string_view rest) {
-  if (rest.size() < 2) return 0;
-  switch (rest[1]) {
-    case '_': return rest.starts_with("\"__REALTIME_TIMESTAMP\"") ? unsigned{kRealtimeKey} : 0u;
-    case '@': return rest.starts_with("\"@metadata\"") ? unsigned{kFilebeatKey} : 0u;
-    case 'a': return rest.starts_with("\"agent\"") ? unsigned{kFilebeatKey} : 0u;
-    case 'i': return rest.starts_with("\"input\"") || rest.starts_with("\"input.type\"") ? unsigned{kFilebeatKey} : 0u;
-    case 'f': return rest.starts_with("\"fileset") ? unsigned{kFilebeatKey} : 0u;
-    case 'e': return rest.starts_with("\"event.module\"") ? unsigned{kFilebeatKey} : 0u;
-    case 's': return rest.starts_with("\"stream\"") ? unsigned{kStreamKey} : 0u;
-    case 'l': return rest.starts_with("\"log\"") ? unsigned{kLogKey} : 0u;
-    default: return 0;
+  if (rest.size() < 2 || !kMarkerStarts[static_cast<unsigned char>(rest[1])]) return 0;
+  unsigned found = 0;
+  for (const MarkerKey& key : kMarkerKeys) {
+    if (key.quoted[1] == rest[1] && rest.starts_with(key.quoted)) found |= key.marker;
   }
+  return found;
 }
 
 unsigned FindJsonMarkers(std::string_view line) {
@@ -358,21 +365,14 @@ bool MayBe(int kind, char first) {
 }  // namespace
 
 bool IsEnvelopeMarker(std::string_view quoted) {
-  // A whole quoted string matches a marker only at that marker's length, but for the
-  // "fileset..." keys: most strings are ruled out without a comparison.
-  switch (quoted.size()) {
-    case sizeof("\"log\"") - 1:
-    case sizeof("\"agent\"") - 1:  // and "input"
-    case sizeof("\"stream\"") - 1:
-    case sizeof("\"@metadata\"") - 1:
-    case sizeof("\"input.type\"") - 1:
-    case sizeof("\"event.module\"") - 1:
-    case sizeof("\"__REALTIME_TIMESTAMP\"") - 1:
-      break;
-    default:
-      if (quoted.size() < 2 || quoted[1] != 'f') return false;
+  // A whole quoted string is a marker key when it is one, or begins with one that has no
+  // closing quote: most strings differ in their first letter or their length.
+  if (quoted.size() < 2 || !kMarkerStarts[static_cast<unsigned char>(quoted[1])]) return false;
+  for (const MarkerKey& key : kMarkerKeys) {
+    if (key.quoted[1] != quoted[1]) continue;
+    if (key.quoted.back() == '"' ? quoted == key.quoted : quoted.starts_with(key.quoted)) return true;
   }
-  return MarkersAt(quoted) != 0;
+  return false;
 }
 
 const std::vector<std::string_view>& EnvelopeNames() {
