@@ -83,9 +83,7 @@ bool RecordReader::FrameNextLine(LogRecord* record) {
   bool quiet = false;
   framer_.FeedLine(line, [&](std::string_view framed, bool truncated) {
     ++line_number_;
-    // Sniffed for envelopes, and no piece of a split line waiting: a line the quiet lane
-    // takes is one the unwrapper would pass through (see TakeQuiet).
-    quiet = !truncated && envelopes_.sniffing() && !envelopes_.joining() && TakeQuiet(framed, after, record);
+    quiet = !truncated && TakeQuiet(framed, after, record);
     if (quiet) return;
     envelopes_.Add(framed, [&](std::string_view inner, const EnvelopeHints& hints, std::string_view envelope) {
       assembler_.Add(inner, truncated, line_number_, framer_.line_end(), hints, envelope,
@@ -93,6 +91,12 @@ bool RecordReader::FrameNextLine(LogRecord* record) {
     });
   });
   return quiet;
+}
+
+bool RecordReader::QuietLaneOpen() const {
+  // Nothing before the next line still to go out; sniffed for envelopes, and no piece of a
+  // split line waiting: a line the quiet lane takes is one the unwrapper would pass through.
+  return ring_count_ == 0 && !assembler_.has_pending() && envelopes_.sniffing() && !envelopes_.joining();
 }
 
 bool RecordReader::IsQuietRecord(std::string_view line, std::string_view after) const {
@@ -110,8 +114,7 @@ bool RecordReader::IsQuietRecord(std::string_view line, std::string_view after) 
 }
 
 bool RecordReader::TakeQuiet(std::string_view line, std::string_view after, LogRecord* record) {
-  // A record by itself, with nothing before it still to go out.
-  if (assembler_.has_pending() || ring_count_ > 0 || !IsQuietRecord(line, after)) return false;
+  if (!QuietLaneOpen() || !IsQuietRecord(line, after)) return false;
   std::string_view format;
   if (!DecodeHeaderOnly(line, record, &format)) return false;
   processed_offset_ = std::max(processed_offset_, framer_.line_end());
@@ -122,10 +125,9 @@ bool RecordReader::TakeQuiet(std::string_view line, std::string_view after, LogR
 }
 
 uint64_t RecordReader::SkipQuietRun(TimePoint before, TimePoint* newest) {
-  // Only where the quiet lane would take the next line: nothing pending or split, and the
-  // unwrapper sniffing (FrameNextLine).
-  if (options_.prefilter == nullptr || !options_.prefilter->raw_prefilter_safe() || ring_count_ > 0 ||
-      assembler_.has_pending() || !envelopes_.sniffing() || envelopes_.joining() || !framer_.at_line_start()) {
+  // Only where the quiet lane would take the next line (Read(), FrameNextLine()).
+  if (options_.prefilter == nullptr || !options_.prefilter->raw_prefilter_safe() || !framer_.at_line_start() ||
+      !QuietLaneOpen()) {
     return 0;
   }
   const std::string_view buffer(buffer_);

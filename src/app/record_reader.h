@@ -107,6 +107,8 @@ class RecordReader final : public RecordStream {
   // the line was decoded straight into *record on the quiet lane (see TakeQuiet).
   bool FrameNextLine(LogRecord* record);
   bool TakeQuiet(std::string_view line, std::string_view after, LogRecord* record);
+  // Whether the reader's state lets the quiet lane take the next line.
+  bool QuietLaneOpen() const;
   // Whether a line is a record by itself, as far as its bytes and the next line's tell.
   bool IsQuietRecord(std::string_view line, std::string_view after) const;
   // The cheap path, for records the prefilter rules out on their raw text: time, node and
