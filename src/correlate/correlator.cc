@@ -407,7 +407,7 @@ void Correlator::AdvanceTo(TimePoint now, std::vector<Alert>* alerts, bool force
   watermark_ = std::max(watermark_, now);
   // Time-driven decisions need second precision at most: sweep the groups once per second of
   // event time, not once per record.
-  if (!force && watermark_ < last_sweep_ + std::chrono::seconds(1)) return;
+  if (!force && watermark_ < next_sweep()) return;
   last_sweep_ = watermark_;
   const TimePoint settled = watermark_;
   std::vector<Alert> emitted;
