@@ -195,7 +195,8 @@ bool SameBytes(const char* a, const char* b, size_t size) {
 // What a member's key means for DecodeHeader(): whether it alone makes the line one to
 // decode in full (a slow-log field, an envelope's marker), and which header field it fills.
 // Lines repeat the same dozen keys, so each is worked out once, then found again in a
-// small direct-mapped cache on its length and a few of its bytes.
+// small direct-mapped cache on its length and a few of its bytes. Keys longer than any
+// header key are worked out every time: a slot never holds more than kLongestHeaderKey bytes.
 class KeyMeanings {
  public:
   struct Meaning {
@@ -206,16 +207,15 @@ class KeyMeanings {
   explicit KeyMeanings(const HeaderKeys* keys) : keys_(keys) {}
 
   // REQUIRES: `key` is a view into its line, right after the key's opening quote.
-  const Meaning& Of(std::string_view key) {
+  Meaning Of(std::string_view key) {
+    if (key.size() >= kLongestHeaderKey) return WorkOut(key);
     Slot& slot = slots_[SlotOf(key)];
     if (slot.valid && slot.key.size() == key.size() && SameBytes(slot.key.data(), key.data(), key.size())) {
       return slot.meaning;
     }
     slot.key.assign(key);
     slot.valid = true;
-    slot.meaning.doubtful = key == "took" || key.starts_with("elasticsearch.slowlog.") ||
-                            IsEnvelopeMarker(std::string_view(key.data() - 1, key.size() + 2));
-    slot.meaning.entry = keys_->Find(key);
+    slot.meaning = WorkOut(key);
     return slot.meaning;
   }
 
@@ -225,6 +225,11 @@ class KeyMeanings {
     Meaning meaning;
     bool valid = false;
   };
+  Meaning WorkOut(std::string_view key) const {
+    return {key == "took" || key.starts_with("elasticsearch.slowlog.") ||
+                IsEnvelopeMarker(std::string_view(key.data() - 1, key.size() + 2)),
+            keys_->Find(key)};
+  }
   static size_t SlotOf(std::string_view key) {
     if (key.empty()) return 0;
     const auto byte = [&](size_t i) { return static_cast<size_t>(static_cast<unsigned char>(key[i])); };
@@ -339,7 +344,7 @@ bool EsJsonDecoder::DecodeHeader(std::string_view text, const DecodeOptions& opt
   const bool flat = WalkFlatObject(text, [&](std::string_view key, std::string_view value) {
     // Slow-log records get fields folded into their text: decode those in full. A line with
     // an envelope's marker is left to the unwrapper, so a line vouched for is no envelope.
-    const KeyMeanings::Meaning& meaning = meanings.Of(key);
+    const KeyMeanings::Meaning meaning = meanings.Of(key);
     if (meaning.doubtful || (!value.empty() && value.front() == '"' && IsEnvelopeMarker(value))) doubtful = true;
     if (meaning.entry == nullptr) return;
     Found& found = fields[meaning.entry->field];

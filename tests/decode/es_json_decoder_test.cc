@@ -142,3 +142,43 @@ TEST(EsJsonDecoderTest, KeepsARecordWhoseTimeDoesNotParse) {
 
 }  // namespace
 }  // namespace foreshock
+
+namespace foreshock {
+namespace {
+
+// DecodeHeader vouches for a flat line only when no key (nor string value) makes it a line
+// to decode in full, however long the key (long keys are worked out without the key cache)
+// and however often a key was seen before.
+TEST(EsJsonDecoderTest, HeaderRefusesSlowLogAndMarkerKeysOfAnyLength) {
+  const EsJsonDecoder decoder(EsJsonDecoder::Dialect::kEcs);
+  auto line = [](const std::string& extra) {
+    return R"({"@timestamp":"2026-11-29T02:54:11.000Z","message":"m",)" + extra +
+           R"(,"elasticsearch.node.name":"es-1"})";
+  };
+  const std::string long_name(70, 'x');
+  const struct {
+    std::string extra;
+    bool vouched;
+  } cases[] = {
+      {R"("ordinary":"v")", true},
+      {"\"" + long_name + "\":\"v\"", true},
+      {R"("elasticsearch.slowlog.took":"1s")", false},
+      {"\"elasticsearch.slowlog." + long_name + "\":\"v\"", false},
+      {"\"fileset." + long_name + "\":\"v\"", false},
+      {R"("stream":"stdout")", false},
+      {R"("ordinary":"log")", false},  // a value the unwrapper would take for a marker key
+      {R"("ordinary":"logs")", true},
+      {R"("ordinary":"\"log\"")", false},  // an escape: never vouched
+  };
+  for (int round = 0; round < 2; ++round) {  // the second time, known keys come from the cache
+    for (const auto& c : cases) {
+      LogRecord record;
+      std::vector<std::string_view> searchable;
+      const std::string text = line(c.extra);
+      EXPECT_EQ(decoder.DecodeHeader(text, DecodeOptions{}, &record, &searchable), c.vouched) << text;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace foreshock
