@@ -65,12 +65,8 @@ bool LiteralGate::Contains(std::string_view text) const {
     // Two probes a step, tested together: most steps hit neither, and take one branch.
     const size_t pair = 2 * stride_;
     for (; position + stride_ + 4 <= size; position += pair) {
-      uint32_t first;
-      uint32_t second;
-      std::memcpy(&first, bytes + position, 4);
-      std::memcpy(&second, bytes + position + stride_, 4);
-      const uint32_t first_hash = Hash(first | kLooseFold);
-      const uint32_t second_hash = Hash(second | kLooseFold);
+      const uint32_t first_hash = Hash(KeyAt(bytes + position));
+      const uint32_t second_hash = Hash(KeyAt(bytes + position + stride_));
       const bool first_may = anchors_.MayHold(first_hash);
       const bool second_may = anchors_.MayHold(second_hash);
       if (!(first_may | second_may)) continue;
