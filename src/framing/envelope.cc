@@ -364,16 +364,7 @@ bool MayBe(int kind, char first) {
 
 }  // namespace
 
-bool IsEnvelopeMarker(std::string_view quoted) {
-  // A whole quoted string is a marker key when it is one, or begins with one that has no
-  // closing quote: most strings differ in their first letter or their length.
-  if (quoted.size() < 2 || !kMarkerStarts[static_cast<unsigned char>(quoted[1])]) return false;
-  for (const MarkerKey& key : kMarkerKeys) {
-    if (key.quoted[1] != quoted[1]) continue;
-    if (key.quoted.back() == '"' ? quoted == key.quoted : quoted.starts_with(key.quoted)) return true;
-  }
-  return false;
-}
+bool IsEnvelopeMarker(std::string_view quoted) { return MarkersAt(quoted) != 0; }
 
 const std::vector<std::string_view>& EnvelopeNames() {
   static const std::vector<std::string_view> names(std::begin(kKindNames) + 1,
