@@ -126,10 +126,7 @@ bool RecordReader::TakeQuiet(std::string_view line, std::string_view after, LogR
 
 uint64_t RecordReader::SkipQuietRun(TimePoint before, TimePoint* newest) {
   // Only where the quiet lane would take the next line (Read(), FrameNextLine()).
-  if (options_.prefilter == nullptr || !options_.prefilter->raw_prefilter_safe() || !framer_.at_line_start() ||
-      !QuietLaneOpen()) {
-    return 0;
-  }
+  if (!QuietLaneOn() || !framer_.at_line_start() || !QuietLaneOpen()) return 0;
   const std::string_view buffer(buffer_);
   size_t at = framed_;
   uint64_t skipped = 0;
@@ -171,10 +168,8 @@ bool RecordReader::DecodeHeaderOnly(std::string_view text, LogRecord* record, st
   // The format reads time and node without a full parse, and no pattern literal is in the
   // parts that would make the record's text (the decoder vouches that those are the text's
   // bytes, no escape hiding a literal).
-  const bool header_only = options_.prefilter != nullptr && options_.prefilter->raw_prefilter_safe() &&
-                           decoders_->DecodeHeader(text, decode_options_, record, &searchable_, format) &&
-                           !options_.prefilter->MayMatchParts(searchable_);
-  return header_only;
+  return QuietLaneOn() && decoders_->DecodeHeader(text, decode_options_, record, &searchable_, format) &&
+         !options_.prefilter->MayMatchParts(searchable_);
 }
 
 void RecordReader::FlushAll() {
@@ -219,7 +214,7 @@ Result<RecordReader::Next> RecordReader::Read(LogRecord* record, Duration wait) 
       // With a prefilter, line by line: ordinary lines take the quiet lane. Without, the
       // whole buffer at once.
       bool quiet = false;
-      if (options_.prefilter != nullptr && options_.prefilter->raw_prefilter_safe()) {
+      if (QuietLaneOn()) {
         quiet = FrameNextLine(record);
       } else {
         Frame(std::string_view(buffer_).substr(framed_));

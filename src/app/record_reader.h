@@ -79,7 +79,7 @@ class RecordReader final : public RecordStream {
   // Stops before a line the quiet lane would not take (see above), at the end of the read
   // buffer, and before a record timed at `before` or later, or with no time of its own.
   uint64_t SkipQuietRun(TimePoint before, TimePoint* newest) override;
-  bool skips_quiet_runs() const override { return options_.prefilter != nullptr; }
+  bool skips_quiet_runs() const override { return QuietLaneOn(); }
 
   const std::string& name() const override { return *name_; }
   // Stream offset up to which every record has been handed out (or passed over): the
@@ -107,6 +107,8 @@ class RecordReader final : public RecordStream {
   // the line was decoded straight into *record on the quiet lane (see TakeQuiet).
   bool FrameNextLine(LogRecord* record);
   bool TakeQuiet(std::string_view line, std::string_view after, LogRecord* record);
+  // A prefilter that may judge raw lines is set: the quiet lane (and its runs) is on.
+  bool QuietLaneOn() const { return options_.prefilter != nullptr && options_.prefilter->raw_prefilter_safe(); }
   // Whether the reader's state lets the quiet lane take the next line.
   bool QuietLaneOpen() const;
   // Whether a line is a record by itself, as far as its bytes and the next line's tell.
