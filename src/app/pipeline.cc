@@ -90,11 +90,7 @@ Status Pipeline::Run(const std::vector<RecordStream*>& readers) {
 Status Pipeline::Process(const LogRecord& record, bool live) {
   ++summary_.records;
   alerts_.clear();
-  if (record.time > watermark_) {
-    watermark_ = record.time;
-    // Only live inputs let event time follow the wall clock (OnIdle); files need no clock read.
-    if (live) watermark_seen_at_ = std::chrono::steady_clock::now();
-  }
+  NoteTime(record.time, live);
   hits_.clear();
   matcher_->Match(record, &hits_);
   if (hit_hook_ && !hits_.empty()) hit_hook_(record, &hits_);
@@ -109,6 +105,13 @@ Status Pipeline::Process(const LogRecord& record, bool live) {
   FORESHOCK_RETURN_IF_ERROR(Emit(&alerts_));
   if (tick_ && ++records_since_tick_check_ >= 1024) FORESHOCK_RETURN_IF_ERROR(MaybeTick());
   return Release(live, /*end=*/false);
+}
+
+void Pipeline::NoteTime(TimePoint time, bool live) {
+  if (time <= watermark_) return;
+  watermark_ = time;
+  // Only live inputs let event time follow the wall clock (OnIdle); files need no clock read.
+  if (live) watermark_seen_at_ = std::chrono::steady_clock::now();
 }
 
 TimePoint Pipeline::QuietBefore(TimePoint others_earliest, bool live) const {
@@ -130,10 +133,7 @@ TimePoint Pipeline::QuietBefore(TimePoint others_earliest, bool live) const {
 
 Status Pipeline::PassQuiet(uint64_t count, TimePoint newest, bool live) {
   summary_.records += count;
-  if (newest > watermark_) {
-    watermark_ = newest;
-    if (live) watermark_seen_at_ = std::chrono::steady_clock::now();
-  }
+  NoteTime(newest, live);
   reorder_.Observe(newest);
   records_since_tick_check_ += static_cast<uint32_t>(std::min<uint64_t>(count, 1024));
   if (tick_ && records_since_tick_check_ >= 1024) FORESHOCK_RETURN_IF_ERROR(MaybeTick());

@@ -7,8 +7,9 @@
 // Between records, Run() lets an input pass over a run of quiet records (one line each, ruled
 // out by the prefilter) whose only effect would be on counts and watermarks: while no
 // activity is armed, and their times fall before the correlator's next sweep, before the
-// reorder buffer would let a held hit go, and before every other input's next record. The alerts are exactly those of record-by-record
-// processing. Single-threaded: the thread calling Run() does all the work.
+// reorder buffer would let a held hit go, and before every other input's next record. The
+// alerts are exactly those of record-by-record processing. Single-threaded: the thread
+// calling Run() does all the work.
 
 #include <chrono>
 #include <functional>
@@ -92,6 +93,8 @@ class Pipeline {
   // watermarks (see the top of this file), given the earliest next record of the other
   // inputs; TimePoint::min() when there is no such time.
   TimePoint QuietBefore(TimePoint others_earliest, bool live) const;
+  // Moves the newest event time seen to `time` if later (and notes when, for live inputs).
+  void NoteTime(TimePoint time, bool live);
   // Accounts for `count` such records, the newest at `newest`, as Process() would have.
   Status PassQuiet(uint64_t count, TimePoint newest, bool live);
   // Applies the hits the reorder buffer lets go, in event-time order.
