@@ -3,25 +3,14 @@
 #include <gtest/gtest.h>
 
 #include "input/fd_source.h"
+#include "testing/collecting_sink.h"
 #include "testing/temp_dir.h"
 
 namespace foreshock {
 namespace {
 
+using testing::CollectingSink;
 using testing::TempDir;
-
-class CollectingSink final : public Sink {
- public:
-  explicit CollectingSink(std::vector<Alert>* alerts) : alerts_(alerts) {}
-  std::string_view name() const override { return "collect"; }
-  Status Emit(const Alert& alert) override {
-    alerts_->push_back(alert);
-    return Status();
-  }
-
- private:
-  std::vector<Alert>* alerts_;
-};
 
 std::string Line(const std::string& time, const std::string& node, const std::string& message) {
   return "{\"@timestamp\":\"2026-11-29T" + time + "Z\",\"log.level\":\"WARN\",\"message\":\"" + message +

@@ -15,6 +15,7 @@
 #include "app/pipeline.h"
 #include "base/time.h"
 #include "input/fd_source.h"
+#include "testing/collecting_sink.h"
 #include "testing/temp_dir.h"
 
 namespace foreshock {
@@ -27,22 +28,6 @@ struct Outcome {
   std::set<std::pair<std::string, std::string>> kinds;  // (action, rule id)
   uint64_t records = 0;
   uint64_t quiet_run = 0;
-};
-
-class CollectingSink final : public Sink {
- public:
-  explicit CollectingSink(Outcome* outcome) : outcome_(outcome) {}
-  std::string_view name() const override { return "collect"; }
-  Status Emit(const Alert& alert) override {
-    const std::string action(ActionName(alert.action));
-    outcome_->alerts.push_back(action + " " + alert.rule->id + " " + FormatTimestamp(alert.time) + " " +
-                               alert.fingerprint + " " + alert.message);
-    outcome_->kinds.emplace(action, alert.rule->id);
-    return Status();
-  }
-
- private:
-  Outcome* outcome_;
 };
 
 Pattern MakePattern(const std::string& id, const std::string& regex, Marker marker = Marker::kNone,
@@ -137,8 +122,9 @@ std::string NodeLog(std::mt19937* random, const std::string& node, bool json, in
 
 Outcome RunPipeline(const Catalog& catalog, const Matcher& matcher, const std::vector<std::string>& paths, bool prefilter) {
   Outcome outcome;
+  std::vector<Alert> alerts;
   std::vector<std::unique_ptr<Sink>> sinks;
-  sinks.push_back(std::make_unique<CollectingSink>(&outcome));
+  sinks.push_back(std::make_unique<testing::CollectingSink>(&alerts));
   Pipeline pipeline(catalog, matcher, CorrelatorOptions{}, std::move(sinks));
   std::vector<std::unique_ptr<RecordReader>> readers;
   RecordReaderOptions options;
@@ -147,6 +133,12 @@ Outcome RunPipeline(const Catalog& catalog, const Matcher& matcher, const std::v
     readers.push_back(std::move(RecordReader::Create(std::move(FdSource::Open(path)).value(), options)).value());
   }
   EXPECT_TRUE(pipeline.Run(readers).ok());
+  for (const Alert& alert : alerts) {
+    const std::string action(ActionName(alert.action));
+    outcome.alerts.push_back(action + " " + alert.rule->id + " " + FormatTimestamp(alert.time) + " " +
+                             alert.fingerprint + " " + alert.message);
+    outcome.kinds.emplace(action, alert.rule->id);
+  }
   outcome.records = pipeline.summary().records;
   for (const auto& reader : readers) outcome.quiet_run += reader->stats().quiet_run;
   return outcome;
