@@ -47,6 +47,8 @@ RecordReader::RecordReader(std::unique_ptr<Source> source, std::unique_ptr<Decod
       envelopes_(std::move(envelope_format), options.max_line_bytes, options.zone.get()),
       assembler_(options.record_limits) {
   decode_options_.zone = options_.zone.get();
+  line_options_ = decode_options_;
+  line_options_.one_line = true;
 }
 
 void RecordReader::Frame(std::string_view bytes) {
@@ -116,7 +118,7 @@ bool RecordReader::IsQuietRecord(std::string_view line, std::string_view after) 
 bool RecordReader::TakeQuiet(std::string_view line, std::string_view after, LogRecord* record) {
   if (!QuietLaneOpen() || !IsQuietRecord(line, after)) return false;
   std::string_view format;
-  if (!DecodeHeaderOnly(line, record, &format)) return false;
+  if (!DecodeHeaderOnly(line, line_options_, record, &format)) return false;
   processed_offset_ = std::max(processed_offset_, framer_.line_end());
   ++stats_.header_only;
   ++stats_.quiet_lane;
@@ -141,7 +143,7 @@ uint64_t RecordReader::SkipQuietRun(TimePoint before, TimePoint* newest) {
       break;
     }
     std::string_view format;
-    if (!DecodeHeaderOnly(line, &quiet_record_, &format)) break;
+    if (!DecodeHeaderOnly(line, line_options_, &quiet_record_, &format)) break;
     if (!quiet_record_.has_time || quiet_record_.time >= before) break;  // Read() hands it out
     // What TakeQuiet(), Finish() and ApplyHints() do for a quiet-lane record with a time.
     CountRecord(line, /*envelope=*/"", format);
@@ -164,11 +166,12 @@ uint64_t RecordReader::SkipQuietRun(TimePoint before, TimePoint* newest) {
   return skipped;
 }
 
-bool RecordReader::DecodeHeaderOnly(std::string_view text, LogRecord* record, std::string_view* format) {
+bool RecordReader::DecodeHeaderOnly(std::string_view text, const DecodeOptions& options, LogRecord* record,
+                                    std::string_view* format) {
   // The format reads time and node without a full parse, and no pattern literal is in the
   // parts that would make the record's text (the decoder vouches that those are the text's
   // bytes, no escape hiding a literal).
-  return QuietLaneOn() && decoders_->DecodeHeader(text, decode_options_, record, &searchable_, format) &&
+  return QuietLaneOn() && decoders_->DecodeHeader(text, options, record, &searchable_, format) &&
          !options_.prefilter->MayMatchParts(searchable_);
 }
 
@@ -281,7 +284,7 @@ bool RecordReader::DecodeNext(LogRecord* record) {
   processed_offset_ = std::max(processed_offset_, pending.end_offset);
   std::string why;
   std::string_view format;
-  const bool header_only = DecodeHeaderOnly(pending.text, record, &format);
+  const bool header_only = DecodeHeaderOnly(pending.text, decode_options_, record, &format);
   if (header_only) ++stats_.header_only;
   const Decoder::Outcome outcome =
       header_only ? Decoder::Outcome::kDecoded : decoders_->Decode(pending.text, decode_options_, record, &why, &format);

@@ -115,7 +115,9 @@ class RecordReader final : public RecordStream {
   bool IsQuietRecord(std::string_view line, std::string_view after) const;
   // The cheap path, for records the prefilter rules out on their raw text: time, node and
   // cluster without a full parse. False (and *record unspecified) when it does not apply.
-  bool DecodeHeaderOnly(std::string_view text, LogRecord* record, std::string_view* format);
+  // `options` is line_options_ for a single framed line, decode_options_ for a record.
+  bool DecodeHeaderOnly(std::string_view text, const DecodeOptions& options, LogRecord* record,
+                        std::string_view* format);
   void FlushAll();
   void Queue(const RawRecord& raw);
   bool DecodeNext(LogRecord* record);
@@ -132,6 +134,7 @@ class RecordReader final : public RecordStream {
   std::unique_ptr<DecoderSet> decoders_;
   RecordReaderOptions options_;
   DecodeOptions decode_options_;
+  DecodeOptions line_options_;  // decode_options_, for the quiet lane's single lines
   LineFramer framer_;
   EnvelopeUnwrapper envelopes_;
   RecordAssembler assembler_;

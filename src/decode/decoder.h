@@ -16,6 +16,9 @@ namespace foreshock {
 
 struct DecodeOptions {
   const TimeZone* zone = &TimeZone::Utc();  // --timezone, for stamps that carry none
+  // The caller vouches that the text holds no line break (the reader's quiet lane hands
+  // over single lines it has framed): a decoder need not look for one.
+  bool one_line = false;
 };
 
 class Decoder {

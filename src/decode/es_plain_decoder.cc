@@ -1,5 +1,9 @@
 #include "decode/es_plain_decoder.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "base/timestamp_parser.h"
 
 namespace foreshock {
@@ -12,10 +16,28 @@ std::string_view Trim(std::string_view text) {
   return text.substr(begin, end - begin + 1);
 }
 
+// The first ']' in text, or npos. A header's fields (stamp, level, logger, node) close
+// within a few dozen bytes: those are compared sixteen at a time, inline, where a memchr
+// call would cost more than the search.
+size_t FindClose(std::string_view text) {
+#if defined(__SSE2__)
+  const __m128i close = _mm_set1_epi8(']');
+  size_t at = 0;
+  for (; at + 16 <= text.size() && at < 64; at += 16) {
+    const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + at));
+    const auto bits = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(chunk, close)));
+    if (bits != 0) return at + static_cast<size_t>(__builtin_ctz(bits));
+  }
+  return text.find(']', at);
+#else
+  return text.find(']');
+#endif
+}
+
 // Reads "[content]" at the start of *rest, advancing past it. False if absent.
 bool TakeBracketed(std::string_view* rest, std::string_view* content) {
   if (rest->empty() || rest->front() != '[') return false;
-  const size_t close = rest->find(']');
+  const size_t close = FindClose(*rest);
   if (close == std::string_view::npos) return false;
   *content = rest->substr(1, close - 1);
   rest->remove_prefix(close + 1);
@@ -28,7 +50,7 @@ bool TakeBracketed(std::string_view* rest, std::string_view* content) {
 // as Decode() reports them.
 Decoder::Outcome EsPlainDecoder::Parse(std::string_view text, const DecodeOptions& options, Header* header,
                                        std::string* why) {
-  header->newline = text.find('\n');
+  header->newline = options.one_line ? std::string_view::npos : text.find('\n');
   std::string_view rest = text.substr(0, header->newline);
   std::string_view stamp;
   if (!TakeBracketed(&rest, &stamp)) return Outcome::kNotMine;

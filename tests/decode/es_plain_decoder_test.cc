@@ -32,6 +32,11 @@ TEST(EsPlainDecoderTest, DecodesEveryPlainVariant) {
       {"[2018-06-29T10:06:14,933][INFO ][index.search.slowlog.query] [v_VJhjV] [metricbeat-6.3.0][0] took[4.5ms]",
        "2018-06-29T10:06:14.933Z", Level::kInfo, "index.search.slowlog.query", "v_VJhjV",
        "[metricbeat-6.3.0][0] took[4.5ms]"},
+      // A logger name longer than the bytes searched inline for its bracket.
+      {"[2026-11-29T02:54:11,123][INFO ][org.elasticsearch.xpack.security.authc.support.mapper.NativeRoleMappingStore] "
+       "[n-1] ok",
+       "2026-11-29T02:54:11.123Z", Level::kInfo,
+       "org.elasticsearch.xpack.security.authc.support.mapper.NativeRoleMappingStore", "n-1", "ok"},
   };
   const EsPlainDecoder decoder;
   for (const Case& c : cases) {
@@ -80,6 +85,31 @@ TEST(EsPlainDecoderTest, TellsForeignAndBrokenInputApart) {
   EXPECT_EQ(decoder.Decode("[2026-11-29T02:54:11,123] header cut short", DecodeOptions{}, &record, &why),
             Decoder::Outcome::kMalformed);
   EXPECT_NE(why.find("[level][logger]"), std::string::npos);
+}
+
+TEST(EsPlainDecoderTest, HeaderReadsTheFirstLineOfARecordUnlessToldItIsOneLine) {
+  const EsPlainDecoder decoder;
+  LogRecord record;
+  std::vector<std::string_view> parts;
+  // The logger's bracket closes only on the next line: Decode() calls that malformed, so the
+  // header must not vouch for it.
+  const std::string_view broken = "[2026-11-29T02:54:11,123][INFO ][o.e.Logger\nCaused by: x] m";
+  std::string why;
+  EXPECT_EQ(decoder.Decode(broken, DecodeOptions{}, &record, &why), Decoder::Outcome::kMalformed);
+  record.Clear();
+  EXPECT_FALSE(decoder.DecodeHeader(broken, DecodeOptions{}, &record, &parts));
+
+  // A single line reads the same with and without the caller's promise.
+  const std::string_view line = "[2026-11-29T02:54:11,123][WARN ][o.e.s.SearchService] [node-2] too many [x]";
+  DecodeOptions one_line;
+  one_line.one_line = true;
+  for (const DecodeOptions& options : {DecodeOptions{}, one_line}) {
+    record.Clear();
+    ASSERT_TRUE(decoder.DecodeHeader(line, options, &record, &parts));
+    EXPECT_EQ(FormatTimestamp(record.time), "2026-11-29T02:54:11.123Z");
+    EXPECT_EQ(record.node, "node-2");
+    EXPECT_EQ(parts, std::vector<std::string_view>{"too many [x]"});
+  }
 }
 
 }  // namespace
