@@ -4,6 +4,8 @@
 #include <emmintrin.h>
 #endif
 
+#include <cstring>
+
 #include "base/timestamp_parser.h"
 
 namespace foreshock {
@@ -16,31 +18,28 @@ std::string_view Trim(std::string_view text) {
   return text.substr(begin, end - begin + 1);
 }
 
-// The first ']' in text, or npos. A header's fields (stamp, level, logger, node) close
-// within a few dozen bytes: those are compared sixteen at a time, inline, where a memchr
-// call would cost more than the search.
-size_t FindClose(std::string_view text) {
+// The first ']' in [at, end), or null. A header's fields (stamp, level, logger, node)
+// close within a few dozen bytes: those are compared sixteen at a time, inline, where a
+// memchr call would cost more than the search.
+const char* FindClose(const char* at, const char* end) {
 #if defined(__SSE2__)
   const __m128i close = _mm_set1_epi8(']');
-  size_t at = 0;
-  for (; at + 16 <= text.size() && at < 64; at += 16) {
-    const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + at));
+  for (const char* const inline_end = at + 64; end - at >= 16 && at < inline_end; at += 16) {
+    const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
     const auto bits = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(chunk, close)));
-    if (bits != 0) return at + static_cast<size_t>(__builtin_ctz(bits));
+    if (bits != 0) return at + __builtin_ctz(bits);
   }
-  return text.find(']', at);
-#else
-  return text.find(']');
 #endif
+  return static_cast<const char*>(std::memchr(at, ']', static_cast<size_t>(end - at)));
 }
 
-// Reads "[content]" at the start of *rest, advancing past it. False if absent.
-bool TakeBracketed(std::string_view* rest, std::string_view* content) {
-  if (rest->empty() || rest->front() != '[') return false;
-  const size_t close = FindClose(*rest);
-  if (close == std::string_view::npos) return false;
-  *content = rest->substr(1, close - 1);
-  rest->remove_prefix(close + 1);
+// Reads "[content]" at *at (before end), moving *at past it. False if absent.
+bool TakeBracketed(const char** at, const char* end, std::string_view* content) {
+  if (*at == end || **at != '[') return false;
+  const char* close = FindClose(*at + 1, end);
+  if (close == nullptr) return false;
+  *content = std::string_view(*at + 1, static_cast<size_t>(close - *at - 1));
+  *at = close + 1;
   return true;
 }
 
@@ -51,12 +50,13 @@ bool TakeBracketed(std::string_view* rest, std::string_view* content) {
 Decoder::Outcome EsPlainDecoder::Parse(std::string_view text, const DecodeOptions& options, Header* header,
                                        std::string* why) {
   header->newline = options.one_line ? std::string_view::npos : text.find('\n');
-  std::string_view rest = text.substr(0, header->newline);
+  const char* at = text.data();
+  const char* const end = at + (header->newline == std::string_view::npos ? text.size() : header->newline);
   std::string_view stamp;
-  if (!TakeBracketed(&rest, &stamp)) return Outcome::kNotMine;
+  if (!TakeBracketed(&at, end, &stamp)) return Outcome::kNotMine;
   auto parsed = ParseTimestamp(stamp, *options.zone);
   if (!parsed) return Outcome::kNotMine;
-  if (!TakeBracketed(&rest, &header->level) || !TakeBracketed(&rest, &header->logger)) {
+  if (!TakeBracketed(&at, end, &header->level) || !TakeBracketed(&at, end, &header->logger)) {
     *why = "plain record without [level][logger] after its timestamp";
     return Outcome::kMalformed;
   }
@@ -64,16 +64,16 @@ Decoder::Outcome EsPlainDecoder::Parse(std::string_view text, const DecodeOption
   // " [node] message": the node field is absent in the deprecation log, so take a bracket
   // only when a space or the end of the line follows it.
   header->node = {};
-  if (rest.starts_with(" [")) {
-    std::string_view after = rest.substr(1);
+  if (end - at >= 2 && at[0] == ' ' && at[1] == '[') {
+    const char* after = at + 1;
     std::string_view node;
-    if (TakeBracketed(&after, &node) && (after.empty() || after.front() == ' ')) {
+    if (TakeBracketed(&after, end, &node) && (after == end || *after == ' ')) {
       header->node = node;
-      rest = after;
+      at = after;
     }
   }
-  if (rest.starts_with(' ')) rest.remove_prefix(1);
-  header->message = rest;
+  if (at != end && *at == ' ') ++at;
+  header->message = std::string_view(at, static_cast<size_t>(end - at));
   return Outcome::kDecoded;
 }
 
