@@ -116,9 +116,15 @@ bool RecordReader::IsQuietRecord(std::string_view line, std::string_view after) 
 }
 
 bool RecordReader::TakeQuiet(std::string_view line, std::string_view after, LogRecord* record) {
-  if (!QuietLaneOpen() || !IsQuietRecord(line, after)) return false;
+  if (!QuietLaneOpen() || !IsQuietRecord(line, after) || RememberedMayMatch(framer_.line_end(), line.size())) {
+    return false;
+  }
   std::string_view format;
-  if (!DecodeHeaderOnly(line, line_options_, record, &format)) return false;
+  bool may_match = false;
+  if (!DecodeHeaderOnly(line, line_options_, record, &format, &may_match)) {
+    if (may_match) RememberMayMatch(framer_.line_end(), line.size());
+    return false;
+  }
   processed_offset_ = std::max(processed_offset_, framer_.line_end());
   ++stats_.header_only;
   ++stats_.quiet_lane;
@@ -143,7 +149,12 @@ uint64_t RecordReader::SkipQuietRun(TimePoint before, TimePoint* newest) {
       break;
     }
     std::string_view format;
-    if (!DecodeHeaderOnly(line, line_options_, &quiet_record_, &format)) break;
+    bool may_match = false;
+    if (!DecodeHeaderOnly(line, line_options_, &quiet_record_, &format, &may_match)) {
+      // Where the line ends in the stream: the framer stands at buffer_[framed_].
+      if (may_match) RememberMayMatch(framer_.line_end() + (end + 1 - framed_), line.size());
+      break;
+    }
     if (!quiet_record_.has_time || quiet_record_.time >= before) break;  // Read() hands it out
     // What TakeQuiet(), Finish() and ApplyHints() do for a quiet-lane record with a time.
     CountRecord(line, /*envelope=*/"", format);
@@ -167,12 +178,14 @@ uint64_t RecordReader::SkipQuietRun(TimePoint before, TimePoint* newest) {
 }
 
 bool RecordReader::DecodeHeaderOnly(std::string_view text, const DecodeOptions& options, LogRecord* record,
-                                    std::string_view* format) {
+                                    std::string_view* format, bool* may_match) {
   // The format reads time and node without a full parse, and no pattern literal is in the
   // parts that would make the record's text (the decoder vouches that those are the text's
   // bytes, no escape hiding a literal).
-  return QuietLaneOn() && decoders_->DecodeHeader(text, options, record, &searchable_, format) &&
-         !options_.prefilter->MayMatchParts(searchable_);
+  if (!QuietLaneOn() || !decoders_->DecodeHeader(text, options, record, &searchable_, format)) return false;
+  if (!options_.prefilter->MayMatchParts(searchable_)) return true;
+  if (may_match != nullptr) *may_match = true;
+  return false;
 }
 
 void RecordReader::FlushAll() {
@@ -284,7 +297,8 @@ bool RecordReader::DecodeNext(LogRecord* record) {
   processed_offset_ = std::max(processed_offset_, pending.end_offset);
   std::string why;
   std::string_view format;
-  const bool header_only = DecodeHeaderOnly(pending.text, decode_options_, record, &format);
+  const bool header_only = !RememberedMayMatch(pending.end_offset, pending.text.size()) &&
+                           DecodeHeaderOnly(pending.text, decode_options_, record, &format);
   if (header_only) ++stats_.header_only;
   const Decoder::Outcome outcome =
       header_only ? Decoder::Outcome::kDecoded : decoders_->Decode(pending.text, decode_options_, record, &why, &format);

@@ -22,6 +22,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "base/result.h"
 #include "base/time_zone.h"
@@ -116,8 +117,17 @@ class RecordReader final : public RecordStream {
   // The cheap path, for records the prefilter rules out on their raw text: time, node and
   // cluster without a full parse. False (and *record unspecified) when it does not apply.
   // `options` is line_options_ for a single framed line, decode_options_ for a record.
+  // *may_match (when given) is set when the format vouched for the header but the prefilter
+  // found a literal in its parts.
   bool DecodeHeaderOnly(std::string_view text, const DecodeOptions& options, LogRecord* record,
-                        std::string_view* format);
+                        std::string_view* format, bool* may_match = nullptr);
+  // A line the prefilter could not rule out is judged once: SkipQuietRun() stops before it,
+  // TakeQuiet() and DecodeNext() then see it again, and decode it in full without asking.
+  // The line is known by where it ends in the stream and its length (as framed).
+  void RememberMayMatch(uint64_t end_offset, size_t size) { may_match_line_ = {end_offset, size}; }
+  bool RememberedMayMatch(uint64_t end_offset, size_t size) const {
+    return may_match_line_.first == end_offset && may_match_line_.second == size;
+  }
   void FlushAll();
   void Queue(const RawRecord& raw);
   bool DecodeNext(LogRecord* record);
@@ -149,6 +159,7 @@ class RecordReader final : public RecordStream {
   std::string buffer_;
   size_t framed_ = 0;  // bytes of buffer_ already framed
   LogRecord quiet_record_;  // SkipQuietRun's scratch record, reused
+  std::pair<uint64_t, size_t> may_match_line_{UINT64_MAX, 0};  // see RememberMayMatch()
   uint64_t line_number_ = 0;
   uint64_t processed_offset_ = 0;
   std::chrono::steady_clock::time_point last_data_at_{};
