@@ -1,22 +1,18 @@
 #include "decode/es_json_decoder.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
 #include <optional>
 #include <string>
 
-#include "base/json_path.h"
 #include "base/timestamp_parser.h"
+#include "decode/json_document.h"
 #include "decode/quote_index.h"
 #include "framing/envelope.h"
 
 namespace foreshock {
 namespace {
-
-using Json = nlohmann::json;
 
 // Each field lists the keys to try, in order: 8.0 snapshots and slow logs wrote some fields
 // under other names than the final ECS layout.
@@ -41,17 +37,16 @@ const FieldMap kEs7Fields{{"timestamp"}, {"message"},      {"level"}, {"componen
                           {"node.name"}, {"cluster.name"}, {"type"}};
 
 // The first of `keys` that is present.
-const Json* LookupAny(const Json& object, std::initializer_list<const char*> keys) {
+JsonDocument::Value LookupAny(const JsonDocument& document, std::initializer_list<const char*> keys) {
   for (const char* key : keys) {
-    if (const Json* value = FindDotted(object, key)) return value;
+    if (const JsonDocument::Value value = document.Find(key); value.present()) return value;
   }
-  return nullptr;
+  return {};
 }
 
 // Copies the first of `keys` holding a string into *out; other types are ignored.
-void CopyString(const Json& object, std::initializer_list<const char*> keys, std::string* out) {
-  const Json* value = LookupAny(object, keys);
-  if (value != nullptr && value->is_string()) *out = value->get_ref<const std::string&>();
+void CopyString(const JsonDocument& document, std::initializer_list<const char*> keys, std::string* out) {
+  if (const JsonDocument::Value value = LookupAny(document, keys); value.is_string()) out->assign(value.string);
 }
 
 void AppendLine(std::string_view line, std::string* text) {
@@ -63,40 +58,39 @@ void AppendLine(std::string_view line, std::string* text) {
 // ES 8 slow logs keep took, hits and source in fields of their own; lay them out as the
 // plain and ES 7 slow logs do ("[index][0] took[1.2s], took_millis[1200], ...") so one
 // pattern reads every version.
-void AppendSlowLogFields(const Json& object, std::string* text) {
+void AppendSlowLogFields(const JsonDocument& document, std::string* text) {
   static constexpr const char* kFields[] = {"took", "took_millis", "total_hits", "search_type",
                                             "total_shards", "id", "source"};
   bool first = true;
   for (const char* field : kFields) {
-    const Json* value = FindDotted(object, std::string("elasticsearch.slowlog.") + field);
-    if (value == nullptr) value = FindDotted(object, field);
-    if (value == nullptr || !value->is_string()) {
+    JsonDocument::Value value = document.Find(std::string("elasticsearch.slowlog.") + field);
+    if (!value.present()) value = document.Find(field);
+    if (!value.is_string()) {
       if (first) return;  // no took: not a slow log
       continue;
     }
     *text += first ? " " : ", ";
-    *text += std::string(field) + "[" + value->get_ref<const std::string&>() + "]";
+    *text += field;
+    *text += '[';
+    text->append(value.string);
+    *text += ']';
     first = false;
   }
 }
 
-void AppendExceptionText(const Json& object, std::string* text) {
+void AppendExceptionText(const JsonDocument& document, std::string* text) {
   for (const char* key : {"error.type", "error.message", "error.stack_trace"}) {
-    const Json* value = FindDotted(object, key);
-    if (value != nullptr && value->is_string()) AppendLine(value->get_ref<const std::string&>(), text);
+    if (const JsonDocument::Value value = document.Find(key); value.is_string()) AppendLine(value.string, text);
   }
-  const Json* stacktrace = FindDotted(object, "stacktrace");
-  if (stacktrace != nullptr && stacktrace->is_array()) {
-    for (const Json& frame : *stacktrace) {
-      if (frame.is_string()) AppendLine(frame.get_ref<const std::string&>(), text);
-    }
-  }
+  document.ForEachStringIn("stacktrace", [&](std::string_view frame) { AppendLine(frame, text); });
 }
 
 // The string value of `"key": "..."` in text that is not valid JSON (a record cut short),
 // unescaped only for \" and \\.
 std::string FindStringValue(std::string_view text, std::string_view key) {
-  const std::string quoted = "\"" + std::string(key) + "\"";
+  std::string quoted(1, '"');  // built up, not by operator+ (GCC 12's -Wrestrict misfires on that)
+  quoted.append(key);
+  quoted.push_back('"');
   size_t at = text.find(quoted);
   if (at == std::string_view::npos) return {};
   at = text.find_first_not_of(" \t", at + quoted.size());
@@ -385,8 +379,8 @@ Decoder::Outcome EsJsonDecoder::Decode(std::string_view text, const DecodeOption
     return Outcome::kNotMine;
   }
   const FieldMap& fields = dialect_ == Dialect::kEcs ? kEcsFields : kEs7Fields;
-  const Json object = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
-  if (object.is_discarded() || !object.is_object()) {
+  thread_local JsonDocument document;
+  if (!document.Parse(text)) {
     // Only this dialect's records are worth salvaging; others may be another format's.
     if (FindStringValue(text, *fields.time.begin()).empty()) {
       *why = "invalid JSON";
@@ -396,29 +390,28 @@ Decoder::Outcome EsJsonDecoder::Decode(std::string_view text, const DecodeOption
     Salvage(text, fields, options, record);
     return Outcome::kMalformed;
   }
-  const Json* time = LookupAny(object, fields.time);
-  const Json* message = LookupAny(object, fields.message);
-  if (time == nullptr || message == nullptr) return Outcome::kNotMine;
-  if (!time->is_string() || !message->is_string()) {
+  const JsonDocument::Value time = LookupAny(document, fields.time);
+  const JsonDocument::Value message = LookupAny(document, fields.message);
+  if (!time.present() || !message.present()) return Outcome::kNotMine;
+  if (!time.is_string() || !message.is_string()) {
     *why = std::string("\"") + *fields.time.begin() + "\" and the message must be strings";
     return Outcome::kMalformed;
   }
-  const std::string& stamp = time->get_ref<const std::string&>();
-  if (auto parsed = ParseTimestamp(stamp, *options.zone)) {
+  if (auto parsed = ParseTimestamp(time.string, *options.zone)) {
     record->time = parsed->time;
     record->has_time = true;
   }
   std::string level;
-  CopyString(object, fields.level, &level);
+  CopyString(document, fields.level, &level);
   record->level = ParseLevel(level);
-  CopyString(object, fields.logger, &record->logger);
-  CopyString(object, fields.node, &record->node);
-  CopyString(object, fields.cluster, &record->cluster);
-  CopyString(object, fields.dataset, &record->dataset);
-  record->text = message->get_ref<const std::string&>();
-  if (record->text.find("took[") == std::string::npos) AppendSlowLogFields(object, &record->text);
+  CopyString(document, fields.logger, &record->logger);
+  CopyString(document, fields.node, &record->node);
+  CopyString(document, fields.cluster, &record->cluster);
+  CopyString(document, fields.dataset, &record->dataset);
+  record->text.assign(message.string);
+  if (record->text.find("took[") == std::string::npos) AppendSlowLogFields(document, &record->text);
   record->message_length = record->text.size();
-  AppendExceptionText(object, &record->text);
+  AppendExceptionText(document, &record->text);
   return Outcome::kDecoded;
 }
 
