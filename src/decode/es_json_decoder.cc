@@ -241,80 +241,85 @@ class KeyMeanings {
 // before the object, or not valid JSON.
 template <typename Field>
 bool WalkFlatObject(std::string_view text, Field field) {
+  // The object's closing brace is its last byte but trailing spaces, checked first: every
+  // scan below stops at it at the latest, so none needs a bounds check of its own. (No
+  // space before the object: an indented line is the indented envelope's, which strips
+  // the indentation before a decoder sees it.)
+  size_t size = text.size();
+  while (size > 0 && text[size - 1] == ' ') --size;
+  if (size < 2 || text[0] != '{' || text[size - 1] != '}') return false;
   thread_local QuoteIndex quotes;
   if (!quotes.Build(text)) return false;
-  size_t at = 0;
-  auto skip_space = [&] {
-    while (at < text.size() && text[at] == ' ') ++at;
+  const char* const begin = text.data();
+  const char* const close = begin + size - 1;
+  const char* at = begin + 1;
+  const auto skip_space = [&] {
+    while (*at == ' ') ++at;
   };
-  auto read_string = [&](std::string_view* out) {
-    if (at >= text.size() || text[at] != '"') return false;
-    const size_t begin = ++at;
-    const size_t quote = quotes.NextQuote(begin);  // no escapes: the string's end
-    if (quote == QuoteIndex::kNone) return false;
-    at = quote;
-    *out = text.substr(begin, at - begin);
-    ++at;
+  // The string opening at *at (a quote): moves past its closing quote, which lies before
+  // the brace. False when it does not close there.
+  const auto skip_string = [&] {
+    const size_t end = quotes.NextQuote(static_cast<size_t>(at - begin) + 1);
+    if (end >= size - 1) return false;  // kNone too
+    at = begin + end + 1;
     return true;
   };
-  auto is_digit = [&](size_t i) { return i < text.size() && text[i] >= '0' && text[i] <= '9'; };
-  auto read_number = [&] {
-    if (at < text.size() && text[at] == '-') ++at;
-    if (!is_digit(at)) return false;
-    if (text[at] == '0') {
+  const auto is_digit = [&] { return *at >= '0' && *at <= '9'; };
+  const auto skip_digits = [&] {
+    while (is_digit()) ++at;
+  };
+  const auto skip_number = [&] {
+    if (*at == '-') ++at;
+    if (!is_digit()) return false;
+    if (*at == '0') {
       ++at;
     } else {
-      while (is_digit(at)) ++at;
+      skip_digits();
     }
-    if (at < text.size() && text[at] == '.') {
+    if (*at == '.') {
       ++at;
-      if (!is_digit(at)) return false;
-      while (is_digit(at)) ++at;
+      if (!is_digit()) return false;
+      skip_digits();
     }
-    if (at < text.size() && (text[at] == 'e' || text[at] == 'E')) {
+    if (*at == 'e' || *at == 'E') {
       ++at;
-      if (at < text.size() && (text[at] == '+' || text[at] == '-')) ++at;
-      if (!is_digit(at)) return false;
-      while (is_digit(at)) ++at;
+      if (*at == '+' || *at == '-') ++at;
+      if (!is_digit()) return false;
+      skip_digits();
     }
     return true;
   };
-  // No space before the object: an indented line is the indented envelope's, which strips
-  // the indentation before a decoder sees it.
-  if (text.empty() || text[0] != '{') return false;
-  ++at;
+  const auto skip_word = [&](std::string_view word) {
+    if (static_cast<size_t>(close - at) < word.size() || std::memcmp(at, word.data(), word.size()) != 0) return false;
+    at += word.size();
+    return true;
+  };
   skip_space();
-  if (at < text.size() && text[at] == '}') return false;  // empty: not a log record
+  if (*at == '}') return false;  // empty: not a log record
   while (true) {
     skip_space();
-    std::string_view key;
-    if (!read_string(&key)) return false;
+    if (*at != '"') return false;
+    const char* const key_begin = at + 1;
+    if (!skip_string()) return false;
+    const std::string_view key(key_begin, static_cast<size_t>(at - 1 - key_begin));
     skip_space();
-    if (at >= text.size() || text[at] != ':') return false;
+    if (*at != ':') return false;
     ++at;
     skip_space();
-    if (at >= text.size()) return false;
-    const size_t value_begin = at;
-    std::string_view ignored;
-    if (text[at] == '"') {
-      if (!read_string(&ignored)) return false;
-    } else if (text.substr(at, 4) == "true" || text.substr(at, 4) == "null") {
-      at += 4;
-    } else if (text.substr(at, 5) == "false") {
-      at += 5;
-    } else if (!read_number()) {
-      return false;  // objects and arrays too: the full decoder handles those
-    }
-    field(key, text.substr(value_begin, at - value_begin));
+    const char* const value_begin = at;
+    const bool scalar = *at == '"'   ? skip_string()
+                        : *at == 't' ? skip_word("true")
+                        : *at == 'n' ? skip_word("null")
+                        : *at == 'f' ? skip_word("false")
+                                     : skip_number();  // objects and arrays too: the full decoder handles those
+    if (!scalar) return false;
+    field(key, std::string_view(value_begin, static_cast<size_t>(at - value_begin)));
     skip_space();
-    if (at >= text.size()) return false;
-    if (text[at] == '}') break;
-    if (text[at] != ',') return false;
+    if (*at == '}') break;
+    if (*at != ',') return false;
     ++at;
   }
-  ++at;
-  skip_space();
-  return at == text.size();
+  return at == close;
 }
 
 }  // namespace
