@@ -3,14 +3,53 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 namespace foreshock {
+namespace {
+
+#if defined(__x86_64__)
+// The whole 64-byte words of `text`, 32 bytes at a time, on machines with AVX2:
+// returns the bytes indexed, and ORs into *refused whether any of them is refused.
+__attribute__((target("avx2"))) size_t IndexWordsAvx2(std::string_view text, uint64_t* words, unsigned* refused) {
+  const __m256i quote = _mm256_set1_epi8('"');
+  const __m256i backslash = _mm256_set1_epi8('\\');
+  const __m256i space = _mm256_set1_epi8(0x20);
+  __m256i refused_bytes = _mm256_setzero_si256();
+  size_t at = 0;
+  for (; at + 64 <= text.size(); at += 64) {
+    const __m256i low = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(text.data() + at));
+    const __m256i high = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(text.data() + at + 32));
+    refused_bytes = _mm256_or_si256(refused_bytes, _mm256_or_si256(_mm256_cmpgt_epi8(space, low), _mm256_cmpeq_epi8(low, backslash)));
+    refused_bytes = _mm256_or_si256(refused_bytes, _mm256_or_si256(_mm256_cmpgt_epi8(space, high), _mm256_cmpeq_epi8(high, backslash)));
+    const auto low_quotes = static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(low, quote)));
+    const auto high_quotes = static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(high, quote)));
+    words[at / 64] = uint64_t{high_quotes} << 32 | low_quotes;
+  }
+  *refused |= static_cast<unsigned>(_mm256_movemask_epi8(refused_bytes));
+  return at;
+}
+
+#endif
+
+}  // namespace
+
+#if defined(__x86_64__)
+QuoteIndex::QuoteIndex(Vectors vectors) : avx2_(vectors == Vectors::kWidest && __builtin_cpu_supports("avx2")) {}
+#else
+QuoteIndex::QuoteIndex(Vectors /*vectors*/) : avx2_(false) {}
+#endif
 
 bool QuoteIndex::Build(std::string_view text) {
   words_.assign((text.size() + 63) / 64, 0);
   const char* const bytes = text.data();
   size_t at = 0;
   unsigned refused = 0;
+#if defined(__x86_64__)
+  if (avx2_) at = IndexWordsAvx2(text, words_.data(), &refused);
+#endif
 #if defined(__SSE2__)
   const __m128i quote = _mm_set1_epi8('"');
   const __m128i backslash = _mm_set1_epi8('\\');

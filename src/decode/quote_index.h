@@ -1,7 +1,7 @@
 #pragma once
 
 // QuoteIndex is what the JSON header walk needs of a line, found in one pass over its bytes
-// (sixteen at a time where the machine has SSE2, as every x86-64 does): where its quotes
+// (32 at a time where the CPU has AVX2, else sixteen with SSE2, as every x86-64 has): where its quotes
 // are, one bit per byte, and whether it holds a byte the walk refuses (control bytes and
 // tabs, bytes of 0x80 and over, backslashes). With no backslash, every quote opens or
 // closes a string, so a string's end is the next quote: a bit scan, not a byte search.
@@ -16,6 +16,10 @@ namespace foreshock {
 class QuoteIndex {
  public:
   static constexpr size_t kNone = static_cast<size_t>(-1);
+  // The widest vectors the CPU has, or SSE2's (the tests check both give the same index).
+  enum class Vectors { kWidest, kSse2 };
+
+  explicit QuoteIndex(Vectors vectors = Vectors::kWidest);
 
   // Indexes `text`. False when it holds a refused byte (the index is then incomplete).
   bool Build(std::string_view text);
@@ -32,6 +36,7 @@ class QuoteIndex {
   }
 
  private:
+  bool avx2_;  // AVX2 for the whole 64-byte words
   std::vector<uint64_t> words_;  // bit i of word w: a quote at w * 64 + i
 };
 

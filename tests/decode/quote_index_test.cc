@@ -8,13 +8,15 @@
 namespace foreshock {
 namespace {
 
-// Random lines over a small alphabet heavy in quotes, of every length around the 16- and
-// 64-byte steps of the index: the quotes found and the refusal equal a byte-by-byte look.
-TEST(QuoteIndexTest, FindsEveryQuoteAndRefusesWhatTheWalkCannotRead) {
+class QuoteIndexTest : public testing::TestWithParam<QuoteIndex::Vectors> {};
+
+// Random lines over a small alphabet heavy in quotes, of every length around the 16-, 32-
+// and 64-byte steps of the index: the quotes found and the refusal equal a byte-by-byte look.
+TEST_P(QuoteIndexTest, FindsEveryQuoteAndRefusesWhatTheWalkCannotRead) {
   std::mt19937 random(7);
   const std::string plain = "\"\"\"ab{}:, 0";
   const std::string refused[] = {"\\", "\t", "\n", std::string(1, '\0'), "\x7f\x80", "\xc3\xa9"};
-  QuoteIndex index;
+  QuoteIndex index(GetParam());
   for (int round = 0; round < 4000; ++round) {
     std::string text;
     const size_t size = random() % 200;
@@ -36,8 +38,8 @@ TEST(QuoteIndexTest, FindsEveryQuoteAndRefusesWhatTheWalkCannotRead) {
 }
 
 // A long line after a short one: nothing of the short one's index is left over.
-TEST(QuoteIndexTest, ReusedForLongerAndShorterLines) {
-  QuoteIndex index;
+TEST_P(QuoteIndexTest, ReusedForLongerAndShorterLines) {
+  QuoteIndex index(GetParam());
   const std::string long_line = std::string(300, 'x') + "\"";
   ASSERT_TRUE(index.Build(long_line));
   EXPECT_EQ(index.NextQuote(0), 300u);
@@ -46,6 +48,9 @@ TEST(QuoteIndexTest, ReusedForLongerAndShorterLines) {
   ASSERT_TRUE(index.Build(std::string(300, 'y')));
   EXPECT_EQ(index.NextQuote(0), QuoteIndex::kNone);
 }
+
+INSTANTIATE_TEST_SUITE_P(Vectors, QuoteIndexTest,
+                         testing::Values(QuoteIndex::Vectors::kWidest, QuoteIndex::Vectors::kSse2));
 
 }  // namespace
 }  // namespace foreshock
