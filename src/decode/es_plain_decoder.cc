@@ -24,7 +24,7 @@ std::string_view Trim(std::string_view text) {
 const char* FindClose(const char* at, const char* end) {
 #if defined(__SSE2__)
   const __m128i close = _mm_set1_epi8(']');
-  for (const char* const inline_end = at + 64; end - at >= 16 && at < inline_end; at += 16) {
+  for (size_t searched = 0; searched < 64 && end - at >= 16; searched += 16, at += 16) {
     const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
     const auto bits = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(chunk, close)));
     if (bits != 0) return at + __builtin_ctz(bits);

@@ -42,11 +42,19 @@ bool FindDotted(const element& root, std::string_view dotted, element* out) {
 }  // namespace
 
 struct JsonDocument::State {
+  // The parser's buffers grow to the largest record parsed (several times its size): after
+  // a record larger than this, they are let go before the next smaller one.
+  static constexpr size_t kKeptCapacity = 64 * 1024;
+
   simdjson::dom::parser parser;
   std::string padded;  // the record, followed by the padding simdjson reads ahead into
   element root;
 
   bool ParsePadded(std::string_view text) {
+    if (parser.capacity() > kKeptCapacity && text.size() <= kKeptCapacity) {
+      parser = simdjson::dom::parser();
+      std::string().swap(padded);
+    }
     padded.assign(text);
     padded.append(simdjson::SIMDJSON_PADDING, '\0');
     return parser.parse(padded.data(), text.size(), /*realloc_if_needed=*/false).get(root) == simdjson::SUCCESS &&
