@@ -24,6 +24,12 @@ TEST(TimestampParserTest, ReadsEverySpellingElasticsearchWrites) {
       {"2026-11-29T02:54:11.123456789Z", Utc(2026, 11, 29, 2, 54, 11, 123) + Duration(456), 30},
       {"2026-11-29T02:54:11-05:30", Utc(2026, 11, 29, 8, 24, 11, 0), 25},
       {"2026-11-29T02:54:11", Utc(2026, 11, 29, 2, 54, 11, 0), 19},
+      // Fractions of every length around the milliseconds ES writes, and text after a stamp.
+      {"2026-11-29T02:54:11,1", Utc(2026, 11, 29, 2, 54, 11, 100), 21},
+      {"2026-11-29T02:54:11.12Z", Utc(2026, 11, 29, 2, 54, 11, 120), 23},
+      {"2026-11-29T02:54:11,1234", Utc(2026, 11, 29, 2, 54, 11, 123) + Duration(400), 24},
+      {"2026-11-29T02:54:11,123] [node-1]", Utc(2026, 11, 29, 2, 54, 11, 123), 23},
+      {"2026-11-29T02:54:11.123Zulu", Utc(2026, 11, 29, 2, 54, 11, 123), 24},
   };
   for (const Case& c : cases) {
     auto parsed = ParseTimestamp(c.text, TimeZone::Utc());
