@@ -20,10 +20,15 @@ __attribute__((target("avx2"))) size_t IndexWordsAvx2(std::string_view text, uin
   __m256i refused_bytes = _mm256_setzero_si256();
   size_t at = 0;
   for (; at + 64 <= text.size(); at += 64) {
+    // Each half: its quotes as bits; its refused bytes (compared as signed bytes, 0x80 and
+    // over are below a space too) marked in refused_bytes. (A lambda would not be compiled
+    // for AVX2: GCC does not pass the target attribute on to it.)
     const __m256i low = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(text.data() + at));
     const __m256i high = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(text.data() + at + 32));
-    refused_bytes = _mm256_or_si256(refused_bytes, _mm256_or_si256(_mm256_cmpgt_epi8(space, low), _mm256_cmpeq_epi8(low, backslash)));
-    refused_bytes = _mm256_or_si256(refused_bytes, _mm256_or_si256(_mm256_cmpgt_epi8(space, high), _mm256_cmpeq_epi8(high, backslash)));
+    refused_bytes = _mm256_or_si256(refused_bytes, _mm256_cmpgt_epi8(space, low));
+    refused_bytes = _mm256_or_si256(refused_bytes, _mm256_cmpeq_epi8(low, backslash));
+    refused_bytes = _mm256_or_si256(refused_bytes, _mm256_cmpgt_epi8(space, high));
+    refused_bytes = _mm256_or_si256(refused_bytes, _mm256_cmpeq_epi8(high, backslash));
     const auto low_quotes = static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(low, quote)));
     const auto high_quotes = static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(high, quote)));
     words[at / 64] = uint64_t{high_quotes} << 32 | low_quotes;

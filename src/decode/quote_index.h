@@ -1,10 +1,10 @@
 #pragma once
 
 // QuoteIndex is what the JSON header walk needs of a line, found in one pass over its bytes
-// (32 at a time where the CPU has AVX2, else sixteen with SSE2, as every x86-64 has): where its quotes
-// are, one bit per byte, and whether it holds a byte the walk refuses (control bytes and
-// tabs, bytes of 0x80 and over, backslashes). With no backslash, every quote opens or
-// closes a string, so a string's end is the next quote: a bit scan, not a byte search.
+// (32 at a time where the CPU has AVX2, else sixteen with SSE2, as every x86-64 has): where
+// its quotes are, one bit per byte, and whether it holds a byte the walk refuses (control
+// bytes and tabs, bytes of 0x80 and over, backslashes). With no backslash, every quote opens
+// or closes a string, so a string's end is the next quote: a bit scan, not a byte search.
 // Reused from line to line, it allocates only when a line is longer than any before.
 
 #include <cstdint>
