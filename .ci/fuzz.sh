@@ -29,6 +29,8 @@ for sample in samples/formats/*; do
     n=$((n + 1))
   done < "$sample"
   n=$(((n / 1000 + 1) * 1000))
+  # and runs of lines, which the decoders read in turn (the JSON header learns layouts)
+  head -n 4 "$sample" > "$seeds/decoder/run-$(basename "$sample")"
 done
 cp patterns/elasticsearch/*.yaml "$seeds/catalog/"
 

@@ -6,8 +6,10 @@
 #include <optional>
 #include <string>
 
+#include "base/same_bytes.h"
 #include "base/timestamp_parser.h"
 #include "decode/json_document.h"
+#include "decode/json_line_shape.h"
 #include "decode/quote_index.h"
 #include "framing/envelope.h"
 
@@ -165,27 +167,6 @@ struct HeaderKeys {
   }
 };
 
-// Equal bytes, for two strings of the same length: eight at a time, inline (a memcmp call
-// costs more than these short keys).
-bool SameBytes(const char* a, const char* b, size_t size) {
-  if (size < 8) {
-    for (size_t i = 0; i < size; ++i) {
-      if (a[i] != b[i]) return false;
-    }
-    return true;
-  }
-  uint64_t x;
-  uint64_t y;
-  for (size_t i = 0; i + 8 <= size; i += 8) {
-    std::memcpy(&x, a + i, 8);
-    std::memcpy(&y, b + i, 8);
-    if (x != y) return false;
-  }
-  std::memcpy(&x, a + size - 8, 8);
-  std::memcpy(&y, b + size - 8, 8);
-  return x == y;
-}
-
 // What a member's key means for DecodeHeader(): whether it alone makes the line one to
 // decode in full (a slow-log field, an envelope's marker), and which header field it fills.
 // Lines repeat the same dozen keys, so each is worked out once, then found again in a
@@ -234,22 +215,26 @@ class KeyMeanings {
   Slot slots_[kSlots];
 };
 
+// The flat object a line holds, from '{' to '}' (trailing spaces left off), or an empty
+// view. (No space before the object: an indented line is the indented envelope's, which
+// strips the indentation before a decoder sees it.)
+std::string_view ObjectOf(std::string_view text) {
+  size_t size = text.size();
+  while (size > 0 && text[size - 1] == ' ') --size;
+  if (size < 2 || text[0] != '{' || text[size - 1] != '}') return {};
+  return text.substr(0, size);
+}
+
 // Walks a flat JSON object (string keys; string, number, true, false or null values) whose
 // text is plain printable ASCII without escapes or tabs (spaces allowed), calling
 // `field(key, value)` for each member; values are given with their quotes for strings.
-// False when the text is anything else: nested values, escapes, non-ASCII bytes, space
-// before the object, or not valid JSON.
+// False when the text is anything else: nested values, or not valid JSON. REQUIRES:
+// `text` is ObjectOf() a line, its quotes indexed in `quotes`, no byte refused.
 template <typename Field>
-bool WalkFlatObject(std::string_view text, Field field) {
-  // The object's closing brace is its last byte but trailing spaces, checked first: every
-  // scan below stops at it at the latest, so none needs a bounds check of its own. (No
-  // space before the object: an indented line is the indented envelope's, which strips
-  // the indentation before a decoder sees it.)
-  size_t size = text.size();
-  while (size > 0 && text[size - 1] == ' ') --size;
-  if (size < 2 || text[0] != '{' || text[size - 1] != '}') return false;
-  thread_local QuoteIndex quotes;
-  if (!quotes.Build(text)) return false;
+bool WalkFlatObject(std::string_view text, const QuoteIndex& quotes, Field field) {
+  // The object's closing brace is its last byte: every scan below stops at it at the
+  // latest, so none needs a bounds check of its own.
+  const size_t size = text.size();
   const char* const begin = text.data();
   const char* const close = begin + size - 1;
   const char* at = begin + 1;
@@ -338,22 +323,57 @@ bool EsJsonDecoder::DecodeHeader(std::string_view text, const DecodeOptions& opt
   Found& message = fields[kMessage];
   thread_local KeyMeanings ecs_meanings(&kEcsKeys);
   thread_local KeyMeanings es7_meanings(&kEs7Keys);
-  KeyMeanings& meanings = dialect_ == Dialect::kEcs ? ecs_meanings : es7_meanings;
-  bool doubtful = false;
-  const bool flat = WalkFlatObject(text, [&](std::string_view key, std::string_view value) {
-    // Slow-log records get fields folded into their text: decode those in full. A line with
-    // an envelope's marker is left to the unwrapper, so a line vouched for is no envelope.
-    const KeyMeanings::Meaning meaning = meanings.Of(key);
-    if (meaning.doubtful || (!value.empty() && value.front() == '"' && IsEnvelopeMarker(value))) doubtful = true;
-    if (meaning.entry == nullptr) return;
-    Found& found = fields[meaning.entry->field];
-    if (meaning.entry->rank == found.rank) doubtful = true;  // a duplicate key
-    if (meaning.entry->rank < found.rank) {
-      found.rank = meaning.entry->rank;
-      found.value = value;
+  thread_local JsonLineShapes ecs_shapes;
+  thread_local JsonLineShapes es7_shapes;
+  const bool ecs = dialect_ == Dialect::kEcs;
+  KeyMeanings& meanings = ecs ? ecs_meanings : es7_meanings;
+  JsonLineShapes& shapes = ecs ? ecs_shapes : es7_shapes;
+  const std::string_view object = ObjectOf(text);
+  thread_local QuoteIndex quotes;
+  if (object.empty() || !quotes.Build(object)) return false;
+  // A line laid out like one vouched for before has the same keys, so each value's field
+  // is known; a line with an envelope's marker for a value is left to the unwrapper, so a
+  // line vouched for is no envelope.
+  thread_local std::vector<JsonLineShapes::Member> members;
+  bool learn = false;  // a layout to remember once the line is vouched for
+  const bool known_layout = shapes.Match(object, quotes, &members);
+  if (known_layout) {
+    for (const JsonLineShapes::Member& member : members) {
+      if (IsEnvelopeMarker(member.value)) return false;
+      if (member.tag != JsonLineShapes::kNoTag) fields[member.tag] = {member.value, 0};
     }
-  });
-  if (!flat || doubtful || time.rank == SIZE_MAX || message.rank == SIZE_MAX) return false;
+  } else {
+    members.clear();
+    bool doubtful = false;
+    bool all_strings = true;
+    const bool flat = WalkFlatObject(object, quotes, [&](std::string_view key, std::string_view value) {
+      // Slow-log records get fields folded into their text: decode those in full.
+      const KeyMeanings::Meaning meaning = meanings.Of(key);
+      const bool string = !value.empty() && value.front() == '"';
+      all_strings = all_strings && string;
+      members.push_back({value, JsonLineShapes::kNoTag});
+      if (meaning.doubtful || (string && IsEnvelopeMarker(value))) doubtful = true;
+      if (meaning.entry == nullptr) return;
+      Found& found = fields[meaning.entry->field];
+      if (meaning.entry->rank == found.rank) doubtful = true;  // a duplicate key
+      if (meaning.entry->rank < found.rank) {
+        found.rank = meaning.entry->rank;
+        found.value = value;
+      }
+    });
+    if (!flat || doubtful) return false;
+    learn = all_strings;
+    if (all_strings) {
+      // Each field's value is one member's: that member's tag is the field.
+      for (size_t field = 0; field < kHeaderFields; ++field) {
+        if (fields[field].rank == SIZE_MAX) continue;
+        for (JsonLineShapes::Member& member : members) {
+          if (member.value.data() == fields[field].value.data()) member.tag = static_cast<uint8_t>(field);
+        }
+      }
+    }
+  }
+  if (time.rank == SIZE_MAX || message.rank == SIZE_MAX) return false;
   auto string_value = [](const Found& found) -> std::optional<std::string_view> {
     if (found.rank == SIZE_MAX || found.value.size() < 2 || found.value.front() != '"') return std::nullopt;
     return found.value.substr(1, found.value.size() - 2);
@@ -370,6 +390,7 @@ bool EsJsonDecoder::DecodeHeader(std::string_view text, const DecodeOptions& opt
   for (const Found* found : {&message, &fields[kErrorType], &fields[kErrorMessage], &fields[kStackTrace]}) {
     if (auto value = string_value(*found)) searchable->push_back(*value);
   }
+  if (learn) shapes.Learn(object, members);
   return true;
 }
 

@@ -180,5 +180,56 @@ TEST(EsJsonDecoderTest, HeaderRefusesSlowLogAndMarkerKeysOfAnyLength) {
   }
 }
 
+
+// Lines laid out like one vouched for before (the same keys, in the same order, around
+// other values) are read from the learned layout; whatever was learned, the header reads
+// as the full decode does, and refuses what the walk refuses.
+TEST(EsJsonDecoderTest, HeaderReadsALineLaidOutLikeAnEarlierOneAsTheFullDecodeDoes) {
+  const EsJsonDecoder decoder(EsJsonDecoder::Dialect::kEcs);
+  auto line = [](const std::string& time, const std::string& message, const std::string& node) {
+    return R"({"@timestamp":")" + time + R"(","log.level":"INFO","message":")" + message +
+           R"(","log.logger":"o.e.Foo","elasticsearch.node.name":")" + node +
+           R"(","elasticsearch.cluster.name":"prod"})";
+  };
+  const struct {
+    std::string text;
+    bool vouched;
+  } cases[] = {
+      {line("2026-11-29T02:54:11.000Z", "first", "es-1"), true},  // learned here
+      {line("2026-11-29T02:54:12.500Z", "a longer one, with: \\\"quotes\\\" {and} [brackets]", "es-2"), false},  // escapes
+      {line("2026-11-29T02:54:12.500Z", "a quote \" too many", "es-2"), false},  // not JSON
+      {line("2026-11-29T02:54:12.500Z", "a longer one, with: 'quotes' {and} [brackets]", "es-2"), true},
+      {line("2026-11-29T02:54:13.000Z", "", ""), true},
+      {line("2026-11-29T02:54:14.000Z", "m", "log"), false},  // a value the unwrapper takes for a marker
+      {line("2026-11-29T02:54:15.000Z", "caf\u00e9 \xc3\xa9", "es-1"), false},  // not ASCII
+      {line("yesterday", "m", "es-3"), true},  // no time: the full decode keeps the record too
+      {R"({"@timestamp":"2026-11-29T02:54:16.000Z","log.level":"INFO","message":"m","log.logger":"o.e.Foo",)"
+       R"("elasticsearch.node.name":"es-4","elasticsearch.cluster.name":"prod","elasticsearch.node.name":"x"})",
+       false},  // a key twice
+      {R"({"@timestamp":"2026-11-29T02:54:17.000Z","log.level":"INFO","message":"m","log.logger":"o.e.Foo",)"
+       R"("node.name":"es-5","elasticsearch.cluster.name":"prod"})",
+       true},  // another key for the node
+      {R"({"@timestamp":"2026-11-29T02:54:18.000Z","log.level":"INFO","message":"m","log.logger":7,)"
+       R"("elasticsearch.node.name":"es-6","elasticsearch.cluster.name":"prod"})",
+       true},  // a number where the layout has a string
+  };
+  for (int round = 0; round < 2; ++round) {  // the second time, every layout has been seen
+    for (const auto& c : cases) {
+      LogRecord header;
+      std::vector<std::string_view> searchable;
+      ASSERT_EQ(decoder.DecodeHeader(c.text, DecodeOptions{}, &header, &searchable), c.vouched) << c.text;
+      if (!c.vouched) continue;
+      LogRecord full;
+      ASSERT_EQ(Decode(decoder, c.text, &full), Decoder::Outcome::kDecoded) << c.text;
+      EXPECT_EQ(header.has_time, full.has_time) << c.text;
+      EXPECT_EQ(header.time, full.time) << c.text;
+      EXPECT_EQ(header.node, full.node) << c.text;
+      EXPECT_EQ(header.cluster, full.cluster) << c.text;
+      ASSERT_EQ(searchable.size(), 1u) << c.text;
+      EXPECT_EQ(searchable[0], full.message()) << c.text;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace foreshock
