@@ -81,36 +81,12 @@ struct Parsed {
 
 // The marker keys of the JSON envelopes a line holds, found in one pass over its quotes
 // (the same as looking for each quoted key with find(), at a fraction of the cost).
-enum JsonMarker : unsigned { kRealtimeKey = 1, kFilebeatKey = 2, kStreamKey = 4, kLogKey = 8 };
-
-// The marker keys, quoted. One without its closing quote ("fileset) marks every key it
-// begins.
-struct MarkerKey {
-  std::string_view quoted;
-  JsonMarker marker;
-};
-constexpr MarkerKey kMarkerKeys[] = {
-    {"\"__REALTIME_TIMESTAMP\"", kRealtimeKey}, {"\"@metadata\"", kFilebeatKey}, {"\"agent\"", kFilebeatKey},
-    {"\"input\"", kFilebeatKey},                {"\"input.type\"", kFilebeatKey}, {"\"fileset", kFilebeatKey},
-    {"\"event.module\"", kFilebeatKey},         {"\"stream\"", kStreamKey},       {"\"log\"", kLogKey},
-};
-
-// The bytes that follow the opening quote of a marker key.
-constexpr auto kMarkerStarts = [] {
-  std::array<bool, 256> starts{};
-  for (const MarkerKey& key : kMarkerKeys) starts[static_cast<unsigned char>(key.quoted[1])] = true;
-  return starts;
-}();
-
-// The markers of the keys `rest` (from a quote on) starts with.
-unsigned MarkersAt(std::string_view rest) {
-  if (rest.size() < 2 || !kMarkerStarts[static_cast<unsigned char>(rest[1])]) return 0;
-  unsigned found = 0;
-  for (const MarkerKey& key : kMarkerKeys) {
-    if (key.quoted[1] == rest[1] && rest.starts_with(key.quoted)) found |= key.marker;
-  }
-  return found;
-}
+using envelope_markers::kFilebeatKey;
+using envelope_markers::kLogKey;
+using envelope_markers::kMarkerStarts;
+using envelope_markers::kRealtimeKey;
+using envelope_markers::kStreamKey;
+using envelope_markers::MarkersAt;
 
 unsigned FindJsonMarkers(std::string_view line) {
   // Every quote of eight bytes at a time: exact per-byte equality with '"' (no borrow
@@ -363,8 +339,6 @@ bool MayBe(int kind, char first) {
 }
 
 }  // namespace
-
-bool IsEnvelopeMarker(std::string_view quoted) { return MarkersAt(quoted) != 0; }
 
 const std::vector<std::string_view>& EnvelopeNames() {
   static const std::vector<std::string_view> names(std::begin(kKindNames) + 1,

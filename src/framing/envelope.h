@@ -17,6 +17,7 @@
 // Pieces of one long line (CRI "P", Docker lines without their trailing newline) are joined
 // here. Not thread-safe; one per input.
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -48,11 +49,47 @@ struct EnvelopeHints {
   }
 };
 
+namespace envelope_markers {
+
+enum JsonMarker : unsigned { kRealtimeKey = 1, kFilebeatKey = 2, kStreamKey = 4, kLogKey = 8 };
+
+// The keys that mark a JSON envelope, quoted. One without its closing quote ("fileset)
+// marks every key it begins.
+struct MarkerKey {
+  std::string_view quoted;
+  JsonMarker marker;
+};
+inline constexpr MarkerKey kMarkerKeys[] = {
+    {"\"__REALTIME_TIMESTAMP\"", kRealtimeKey}, {"\"@metadata\"", kFilebeatKey}, {"\"agent\"", kFilebeatKey},
+    {"\"input\"", kFilebeatKey},                {"\"input.type\"", kFilebeatKey}, {"\"fileset", kFilebeatKey},
+    {"\"event.module\"", kFilebeatKey},         {"\"stream\"", kStreamKey},       {"\"log\"", kLogKey},
+};
+
+// The bytes that follow the opening quote of a marker key.
+inline constexpr auto kMarkerStarts = [] {
+  std::array<bool, 256> starts{};
+  for (const MarkerKey& key : kMarkerKeys) starts[static_cast<unsigned char>(key.quoted[1])] = true;
+  return starts;
+}();
+
+// The markers of the keys `rest` (from a quote on) starts with. Inline: the JSON header
+// asks it of every string of every line, and most strings start like no marker.
+inline unsigned MarkersAt(std::string_view rest) {
+  if (rest.size() < 2 || !kMarkerStarts[static_cast<unsigned char>(rest[1])]) return 0;
+  unsigned found = 0;
+  for (const MarkerKey& key : kMarkerKeys) {
+    if (key.quoted[1] == rest[1] && rest.starts_with(key.quoted)) found |= key.marker;
+  }
+  return found;
+}
+
+}  // namespace envelope_markers
+
 // True when a JSON string, given with its quotes, is one of the keys that mark a JSON
 // envelope ("__REALTIME_TIMESTAMP", "@metadata", "stream", "log", ...). In a flat JSON line
 // without escapes every quote opens or closes a string, so a line none of whose strings is
 // a marker is no envelope's: the unwrapper passes it through as it is.
-bool IsEnvelopeMarker(std::string_view quoted);
+inline bool IsEnvelopeMarker(std::string_view quoted) { return envelope_markers::MarkersAt(quoted) != 0; }
 
 // Names of the envelopes above, for --format and --explain-format.
 const std::vector<std::string_view>& EnvelopeNames();
