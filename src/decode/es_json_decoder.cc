@@ -307,33 +307,70 @@ bool WalkFlatObject(std::string_view text, const QuoteIndex& quotes, Field field
   return at == close;
 }
 
+// A header field's value: the value of the first of its keys present.
+struct FoundField {
+  std::string_view value;
+  size_t rank = SIZE_MAX;  // of the key found
+};
+
+// Walks `object` (as WalkFlatObject) for the header fields, in *fields, and its members, in
+// *members. False when the walk fails, or a key or string value makes the line one to
+// decode in full: slow-log records get fields folded into their text, and a line with an
+// envelope's marker is left to the unwrapper (so a line vouched for is no envelope). When
+// every value is a string, each member that gives a field is tagged with it, and
+// *all_strings is set: the layout is worth learning.
+bool WalkHeader(std::string_view object, const QuoteIndex& quotes, KeyMeanings& meanings, FoundField* fields,
+                std::vector<JsonLineShapes::Member>* members, bool* all_strings) {
+  members->clear();
+  bool doubtful = false;
+  bool strings = true;
+  const bool flat = WalkFlatObject(object, quotes, [&](std::string_view key, std::string_view value) {
+    const KeyMeanings::Meaning meaning = meanings.Of(key);
+    const bool string = !value.empty() && value.front() == '"';
+    strings = strings && string;
+    members->push_back({value, JsonLineShapes::kNoTag});
+    if (meaning.doubtful || (string && IsEnvelopeMarker(value))) doubtful = true;
+    if (meaning.entry == nullptr) return;
+    FoundField& found = fields[meaning.entry->field];
+    if (meaning.entry->rank == found.rank) doubtful = true;  // a duplicate key
+    if (meaning.entry->rank < found.rank) {
+      found.rank = meaning.entry->rank;
+      found.value = value;
+    }
+  });
+  if (!flat || doubtful) return false;
+  *all_strings = strings;
+  if (strings) {
+    for (size_t field = 0; field < kHeaderFields; ++field) {
+      if (fields[field].rank == SIZE_MAX) continue;
+      for (JsonLineShapes::Member& member : *members) {
+        if (member.value.data() == fields[field].value.data()) member.tag = static_cast<uint8_t>(field);
+      }
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 bool EsJsonDecoder::DecodeHeader(std::string_view text, const DecodeOptions& options, LogRecord* record,
                                  std::vector<std::string_view>* searchable) const {
   static const HeaderKeys kEcsKeys(kEcsFields);
   static const HeaderKeys kEs7Keys(kEs7Fields);
-  // For each field, the value of the first of its keys present.
-  struct Found {
-    std::string_view value;
-    size_t rank = SIZE_MAX;  // of the key found
-  };
-  Found fields[kHeaderFields];
-  Found& time = fields[kTime];
-  Found& message = fields[kMessage];
+  FoundField fields[kHeaderFields];
+  FoundField& time = fields[kTime];
+  FoundField& message = fields[kMessage];
   thread_local KeyMeanings ecs_meanings(&kEcsKeys);
   thread_local KeyMeanings es7_meanings(&kEs7Keys);
   thread_local JsonLineShapes ecs_shapes;
   thread_local JsonLineShapes es7_shapes;
   const bool ecs = dialect_ == Dialect::kEcs;
-  KeyMeanings& meanings = ecs ? ecs_meanings : es7_meanings;
   JsonLineShapes& shapes = ecs ? ecs_shapes : es7_shapes;
   const std::string_view object = ObjectOf(text);
   thread_local QuoteIndex quotes;
   if (object.empty() || !quotes.Build(object)) return false;
   // A line laid out like one vouched for before has the same keys, so each value's field
-  // is known; a line with an envelope's marker for a value is left to the unwrapper, so a
-  // line vouched for is no envelope.
+  // is known: only its string values are still to be checked for envelope markers.
   thread_local std::vector<JsonLineShapes::Member> members;
   bool learn = false;  // a layout to remember once the line is vouched for
   const bool known_layout = shapes.Match(object, quotes, &members);
@@ -342,39 +379,11 @@ bool EsJsonDecoder::DecodeHeader(std::string_view text, const DecodeOptions& opt
       if (IsEnvelopeMarker(member.value)) return false;
       if (member.tag != JsonLineShapes::kNoTag) fields[member.tag] = {member.value, 0};
     }
-  } else {
-    members.clear();
-    bool doubtful = false;
-    bool all_strings = true;
-    const bool flat = WalkFlatObject(object, quotes, [&](std::string_view key, std::string_view value) {
-      // Slow-log records get fields folded into their text: decode those in full.
-      const KeyMeanings::Meaning meaning = meanings.Of(key);
-      const bool string = !value.empty() && value.front() == '"';
-      all_strings = all_strings && string;
-      members.push_back({value, JsonLineShapes::kNoTag});
-      if (meaning.doubtful || (string && IsEnvelopeMarker(value))) doubtful = true;
-      if (meaning.entry == nullptr) return;
-      Found& found = fields[meaning.entry->field];
-      if (meaning.entry->rank == found.rank) doubtful = true;  // a duplicate key
-      if (meaning.entry->rank < found.rank) {
-        found.rank = meaning.entry->rank;
-        found.value = value;
-      }
-    });
-    if (!flat || doubtful) return false;
-    learn = all_strings;
-    if (all_strings) {
-      // Each field's value is one member's: that member's tag is the field.
-      for (size_t field = 0; field < kHeaderFields; ++field) {
-        if (fields[field].rank == SIZE_MAX) continue;
-        for (JsonLineShapes::Member& member : members) {
-          if (member.value.data() == fields[field].value.data()) member.tag = static_cast<uint8_t>(field);
-        }
-      }
-    }
+  } else if (!WalkHeader(object, quotes, ecs ? ecs_meanings : es7_meanings, fields, &members, &learn)) {
+    return false;
   }
   if (time.rank == SIZE_MAX || message.rank == SIZE_MAX) return false;
-  auto string_value = [](const Found& found) -> std::optional<std::string_view> {
+  auto string_value = [](const FoundField& found) -> std::optional<std::string_view> {
     if (found.rank == SIZE_MAX || found.value.size() < 2 || found.value.front() != '"') return std::nullopt;
     return found.value.substr(1, found.value.size() - 2);
   };
@@ -387,7 +396,7 @@ bool EsJsonDecoder::DecodeHeader(std::string_view text, const DecodeOptions& opt
   if (auto value = string_value(fields[kNode])) record->node.assign(*value);
   if (auto value = string_value(fields[kCluster])) record->cluster.assign(*value);
   searchable->clear();
-  for (const Found* found : {&message, &fields[kErrorType], &fields[kErrorMessage], &fields[kStackTrace]}) {
+  for (const FoundField* found : {&message, &fields[kErrorType], &fields[kErrorMessage], &fields[kStackTrace]}) {
     if (auto value = string_value(*found)) searchable->push_back(*value);
   }
   if (learn) shapes.Learn(object, members);
