@@ -51,6 +51,9 @@ class AnchorIndex {
       const size_t start = position - it->offset;
       const std::string& literal = lowered[it->literal];
       if (literal.size() > size - start) continue;
+      // The last byte first: ordinary text often holds a literal's first words ("cluster
+      // state ") and rarely its end.
+      if (kAsciiLower[text[start + literal.size() - 1]] != static_cast<unsigned char>(literal.back())) continue;
       size_t k = 0;
       while (k < literal.size() && kAsciiLower[text[start + k]] == static_cast<unsigned char>(literal[k])) ++k;
       if (k == literal.size() && on_found(it->literal)) return true;
