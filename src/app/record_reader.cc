@@ -297,11 +297,14 @@ bool RecordReader::DecodeNext(LogRecord* record) {
   processed_offset_ = std::max(processed_offset_, pending.end_offset);
   std::string why;
   std::string_view format;
-  const bool header_only = !RememberedMayMatch(pending.end_offset, pending.text.size()) &&
-                           DecodeHeaderOnly(pending.text, decode_options_, record, &format);
+  bool may_match = RememberedMayMatch(pending.end_offset, pending.text.size());
+  const bool header_only = !may_match && DecodeHeaderOnly(pending.text, decode_options_, record, &format, &may_match);
   if (header_only) ++stats_.header_only;
   const Decoder::Outcome outcome =
       header_only ? Decoder::Outcome::kDecoded : decoders_->Decode(pending.text, decode_options_, record, &why, &format);
+  // The prefilter found a literal in the parts the header vouched for: the text decoded
+  // in full holds those parts as they are (joined by line breaks, which no literal spans).
+  record->prefiltered = may_match && outcome == Decoder::Outcome::kDecoded;
   if (outcome == Decoder::Outcome::kMalformed) {
     ++stats_.malformed;
     Report(pending, why + (format.empty() ? "; passed over"

@@ -59,6 +59,7 @@ void LogRecord::Clear() {
   text.clear();
   message_length = 0;
   truncated = false;
+  prefiltered = false;
   source = {};
   line_number = 0;
   file.clear();

@@ -32,6 +32,9 @@ struct LogRecord {
   std::string text;     // message, then '\n' and exception text, if any
   size_t message_length = 0;
   bool truncated = false;  // the framer or assembler cut this record
+  // The literal prefilter has let this text through already (the reader asked it of the
+  // text's parts, raw): matching goes straight to the pattern set.
+  bool prefiltered = false;
 
   std::string_view source;  // input name; the caller keeps it alive
   uint64_t line_number = 0;

@@ -252,9 +252,13 @@ bool Matcher::MayMatch(std::string_view text) const {
   return may;
 }
 
-void Matcher::CandidatePatterns(std::string_view text, std::vector<int>* out) const {
+void Matcher::CandidatePatterns(std::string_view text, bool prefiltered, std::vector<int>* out) const {
   out->clear();
-  if (!MayMatch(text)) return;
+  if (prefiltered) {
+    prefilter_passed_.fetch_add(1, std::memory_order_relaxed);
+  } else if (!MayMatch(text)) {
+    return;
+  }
   if (set_ != nullptr) {
     RE2::Set::ErrorInfo error;
     if (set_->Match(text, out, &error)) return;
@@ -320,7 +324,7 @@ void Matcher::Match(const LogRecord& record, std::vector<PatternHit>* hits) cons
   // a literal, so an empty text matches nothing.
   if (record.text.empty() && filtered_ != nullptr) return;
   thread_local std::vector<int> candidates;
-  CandidatePatterns(record.text, &candidates);
+  CandidatePatterns(record.text, record.prefiltered && filtered_ != nullptr, &candidates);
   for (int pattern : candidates) {
     if (!PassesFilters(pattern, record)) continue;
     PatternHit hit;
@@ -330,7 +334,7 @@ void Matcher::Match(const LogRecord& record, std::vector<PatternHit>* hits) cons
 
 void Matcher::MatchText(std::string_view text, std::vector<PatternHit>* hits) const {
   std::vector<int> candidates;
-  CandidatePatterns(text, &candidates);
+  CandidatePatterns(text, /*prefiltered=*/false, &candidates);
   for (int pattern : candidates) {
     PatternHit hit;
     if (CaptureHit(pattern, text, &hit)) hits->push_back(std::move(hit));

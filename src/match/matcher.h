@@ -1,16 +1,17 @@
 #pragma once
 
-// Matcher finds the catalog patterns that hit a record. A literal prefilter comes first: RE2's
-// FilteredRE2 derives the literals ("atoms") each pattern cannot match without. A
+// Matcher finds the catalog patterns that hit a record. A literal prefilter comes first:
+// RE2's FilteredRE2 derives the literals ("atoms") each pattern cannot match without. A
 // LiteralGate looks for a few long ones (per pattern, the atoms it needs at least one of),
 // probing every few bytes, and most ordinary lines stop there; otherwise a LiteralScanner
-// finds all the atoms, and a record whose atoms satisfy no pattern stops. Otherwise one RE2::Set pass
-// over the record's text finds every pattern that matches, then the pattern's own RE2 runs
-// for captures on the hits only,
-// then the pattern's filters (logger, minimum level, dataset). It never silently misses a
-// hit: when the Set does not fit in max_mem (RE2 refuses to compile it) or its DFA runs out
-// of memory on a record (reported only through ErrorInfo), it matches pattern by pattern
-// instead, counts it and says so once on stderr.
+// finds all the atoms, and a record whose atoms satisfy no pattern stops. (A record the
+// reader's prefilter already let through, LogRecord::prefiltered, is not asked again.)
+// Otherwise one RE2::Set pass over the record's text finds every pattern that matches, then
+// the pattern's own RE2 runs for captures on the hits only, then the pattern's filters
+// (logger, minimum level, dataset). It never silently misses a hit: when the Set does not
+// fit in max_mem (RE2 refuses to compile it) or its DFA runs out of memory on a record
+// (reported only through ErrorInfo), it matches pattern by pattern instead, counts it and
+// says so once on stderr.
 // Immutable after Create(); Match() is const and safe to call from several threads.
 
 #include <re2/filtered_re2.h>
@@ -76,7 +77,8 @@ class Matcher {
 
   explicit Matcher(const Catalog& catalog);
   void BuildPrefilter(const MatcherOptions& options);
-  void CandidatePatterns(std::string_view text, std::vector<int>* out) const;
+  // `prefiltered`: the prefilter has let `text` through already (LogRecord::prefiltered).
+  void CandidatePatterns(std::string_view text, bool prefiltered, std::vector<int>* out) const;
   // Whether the atoms found in a text let any pattern through. Remembered per thread for
   // the sets of atoms met (ordinary lines repeat a few message templates).
   bool PotentialsFrom(const std::vector<int>& found) const;

@@ -116,5 +116,39 @@ TEST_F(QuietLaneTest, TheLaneResumesAfterAMultiLineRecord) {
                            "record and the last line (whose end is not known yet)";
 }
 
+
+// A record the reader marks prefiltered is one the prefilter lets through on its decoded
+// text (so matching may skip asking again); the lines with a pattern's literals are marked,
+// on every path (the quiet lane's single lines, quiet runs' stops, assembled stack traces).
+TEST_F(QuietLaneTest, ARecordMarkedPrefilteredIsOneThePrefilterLetsThrough) {
+  const std::string plain = "[2026-11-29T02:54:11,123][INFO ][o.e.n.Node] [es-1] started\n";
+  const std::string limit =
+      "Trying to create too many scroll contexts. Must be less than or equal to: [500]. This limit can be set by "
+      "changing the [search.max_open_scroll_context] setting.";
+  std::string text = plain + plain;
+  text += "[2026-11-29T02:54:12,000][WARN ][o.e.s.SearchService] [es-1] " + limit + "\n" + plain;
+  text += "[2026-11-29T02:54:13,000][WARN ][o.e.a.s.TransportSearchAction] [es-1] failed\n"
+          "org.elasticsearch.ElasticsearchException: " + limit + "\n\tat x.y(Z.java:1)\n" + plain + plain;
+  // (The decoders learn the JSON format on its first line, decoded in full.)
+  const std::string json = "{\"@timestamp\":\"2026-11-29T02:54:14.000Z\",\"log.level\":\"WARN\",\"message\":\"";
+  text += json + "ordinary\"}\n" + json + limit + "\",\"elasticsearch.node.name\":\"es-2\"}\n" + json + "ordinary\"}\n";
+  for (const size_t largest : {size_t{1} << 20, size_t{97}}) {
+    auto reader = testing::ChunkedReader(text, matcher_.get(), 1, largest);
+    ASSERT_TRUE(reader.ok());
+    LogRecord record;
+    size_t prefiltered = 0;
+    while (true) {
+      auto next = (*reader)->Read(&record, std::chrono::milliseconds(0));
+      ASSERT_TRUE(next.ok());
+      if (*next != RecordReader::Next::kRecord) break;
+      EXPECT_EQ(record.prefiltered, record.text.find("scroll contexts") != std::string::npos) << record.line_number;
+      if (!record.prefiltered) continue;
+      ++prefiltered;
+      EXPECT_TRUE(matcher_->MayMatch(record.text)) << record.line_number;
+    }
+    EXPECT_EQ(prefiltered, 3u) << "reads of up to " << largest;
+  }
+}
+
 }  // namespace
 }  // namespace foreshock

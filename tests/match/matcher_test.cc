@@ -176,5 +176,25 @@ TEST(MatcherTest, EmptyCatalogMatchesNothing) {
   EXPECT_TRUE(HitIds(**matcher, MakeRecord("anything")).empty());
 }
 
+
+// A record the reader's prefilter let through (LogRecord::prefiltered) goes straight to the
+// pattern set, which still decides: the same hits, none where nothing matches, and it is
+// counted as let through.
+TEST(MatcherTest, APrefilteredRecordGoesStraightToThePatternSet) {
+  const Catalog catalog({MakePattern("t.scroll", R"(too many scroll contexts)")}, {});
+  auto matcher = Matcher::Create(catalog, MatcherOptions{});
+  ASSERT_TRUE(matcher.ok());
+  LogRecord hit = MakeRecord("Trying to create too many scroll contexts");
+  LogRecord miss = MakeRecord("an ordinary line");
+  const std::vector<int> expected = HitIds(**matcher, hit);
+  ASSERT_EQ(expected.size(), 1u);
+  hit.prefiltered = true;
+  miss.prefiltered = true;
+  EXPECT_EQ(HitIds(**matcher, hit), expected);
+  EXPECT_TRUE(HitIds(**matcher, miss).empty());
+  EXPECT_EQ((*matcher)->prefilter_passed(), 3u);
+  EXPECT_EQ((*matcher)->prefilter_skipped(), 0u);
+}
+
 }  // namespace
 }  // namespace foreshock
