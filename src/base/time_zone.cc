@@ -31,8 +31,7 @@ Result<TimeZone> TimeZone::Parse(std::string_view spec) {
   return TimeZone(name, false, Duration(0));
 }
 
-Duration TimeZone::OffsetAtLocal(TimePoint local) const {
-  if (fixed_) return offset_;
+Duration TimeZone::NamedOffsetAtLocal(TimePoint local) const {
   using namespace std::chrono;
   const int64_t hour = floor<hours>(local).time_since_epoch().count();
   if (hour == cached_hour_) return cached_offset_;

@@ -25,14 +25,16 @@ class TimeZone {
   static Result<TimeZone> Parse(std::string_view spec);
 
   // The offset from UTC in force when this zone's clocks read `local` (a wall-clock time
-  // written as if it were UTC). In a daylight-saving gap or overlap, libc's choice.
-  Duration OffsetAtLocal(TimePoint local) const;
+  // written as if it were UTC). In a daylight-saving gap or overlap, libc's choice. Inline
+  // for fixed zones (UTC, an offset): plain log lines ask it once each.
+  Duration OffsetAtLocal(TimePoint local) const { return fixed_ ? offset_ : NamedOffsetAtLocal(local); }
 
   const std::string& name() const { return name_; }
 
  private:
   TimeZone(std::string name, bool fixed, Duration offset)
       : name_(std::move(name)), fixed_(fixed), offset_(offset) {}
+  Duration NamedOffsetAtLocal(TimePoint local) const;
 
   std::string name_;
   bool fixed_;
