@@ -79,8 +79,6 @@ struct Parsed {
   bool skip = false;   // an envelope carrying no line (journald MESSAGE null, "-- Boot" marker)
 };
 
-// The marker keys of the JSON envelopes a line holds, found in one pass over its quotes
-// (the same as looking for each quoted key with find(), at a fraction of the cost).
 using envelope_markers::kFilebeatKey;
 using envelope_markers::kLogKey;
 using envelope_markers::kMarkerStarts;
@@ -88,6 +86,8 @@ using envelope_markers::kRealtimeKey;
 using envelope_markers::kStreamKey;
 using envelope_markers::MarkersAt;
 
+// The marker keys of the JSON envelopes a line holds, found in one pass over its quotes
+// (the same as looking for each quoted key with find(), at a fraction of the cost).
 unsigned FindJsonMarkers(std::string_view line) {
   // Every quote of eight bytes at a time: exact per-byte equality with '"' (no borrow
   // between bytes), then each quote found, lowest first.
