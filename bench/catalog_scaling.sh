@@ -56,13 +56,14 @@ best "shipped ($shipped patterns)" "$foreshock" scan --log-level error "$file"
 best "padded ($padded patterns)" "$foreshock" scan --log-level error --catalog "$work/padding.yaml" "$file"
 cmp -s "$work/out.shipped ($shipped patterns)" "$work/out.padded ($padded patterns)" \
   && echo "alerts: identical" || echo "alerts: DIFFERENT"
-awk -v a="$(cat "$work/wall.shipped ($shipped patterns)")" -v b="$(cat "$work/wall.padded ($padded patterns)")" \
-  'BEGIN{printf "padded / shipped cost: %.2fx (target <= 1.5x)\n", b / a}'
+shipped_wall=$(cat "$work/wall.shipped ($shipped patterns)")
+padded_wall=$(cat "$work/wall.padded ($padded patterns)")
+awk -v a="$shipped_wall" -v b="$padded_wall" 'BEGIN{printf "padded / shipped cost: %.2fx (target <= 1.5x)\n", b / a}'
 # Start-up (loading and compiling the catalog) is paid once per run, whatever the input:
 # on an empty input, and the ratio of what is left, the cost per MB.
 : > "$work/empty"
 best "start-up, shipped" "$foreshock" scan --log-level error "$work/empty"
 best "start-up, padded" "$foreshock" scan --log-level error --catalog "$work/padding.yaml" "$work/empty"
-awk -v a="$(cat "$work/wall.shipped ($shipped patterns)")" -v b="$(cat "$work/wall.padded ($padded patterns)")" \
-  -v sa="$(cat "$work/wall.start-up, shipped")" -v sb="$(cat "$work/wall.start-up, padded")" \
+awk -v a="$shipped_wall" -v b="$padded_wall" -v sa="$(cat "$work/wall.start-up, shipped")" \
+  -v sb="$(cat "$work/wall.start-up, padded")" \
   'BEGIN{printf "padded / shipped cost per MB, start-up aside: %.2fx\n", (b - sb) / (a - sa)}'
