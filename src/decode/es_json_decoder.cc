@@ -362,18 +362,24 @@ bool EsJsonDecoder::DecodeHeader(std::string_view text, const DecodeOptions& opt
   FoundField& message = fields[kMessage];
   thread_local KeyMeanings ecs_meanings(&kEcsKeys);
   thread_local KeyMeanings es7_meanings(&kEs7Keys);
-  thread_local JsonLineShapes ecs_shapes;
-  thread_local JsonLineShapes es7_shapes;
+  thread_local JsonLineShapes ecs_shapes(kMessage);
+  thread_local JsonLineShapes es7_shapes(kMessage);
   const bool ecs = dialect_ == Dialect::kEcs;
   JsonLineShapes& shapes = ecs ? ecs_shapes : es7_shapes;
   const std::string_view object = ObjectOf(text);
-  thread_local QuoteIndex quotes;
-  if (object.empty() || !quotes.Build(object)) return false;
+  if (object.empty()) return false;
   // A line laid out like one vouched for before has the same keys, so each value's field
-  // is known: only its string values are still to be checked for envelope markers.
+  // is known: only its string values are still to be checked for envelope markers. When
+  // all after its message is an earlier line's, not even its quotes need indexing.
+  thread_local QuoteIndex quotes;
   thread_local std::vector<JsonLineShapes::Member> members;
   bool learn = false;  // a layout to remember once the line is vouched for
-  const bool known_layout = shapes.Match(object, quotes, &members);
+  const bool known_tail = shapes.MatchByTail(object, &members);
+  bool known_layout = known_tail;
+  if (!known_tail) {
+    if (!quotes.Build(object)) return false;
+    known_layout = shapes.Match(object, quotes, &members);
+  }
   if (known_layout) {
     for (const JsonLineShapes::Member& member : members) {
       if (IsEnvelopeMarker(member.value)) return false;
@@ -400,6 +406,7 @@ bool EsJsonDecoder::DecodeHeader(std::string_view text, const DecodeOptions& opt
     if (auto value = string_value(*found)) searchable->push_back(*value);
   }
   if (learn) shapes.Learn(object, members);
+  if (known_layout && !known_tail) shapes.KeepTail(object, members);
   return true;
 }
 

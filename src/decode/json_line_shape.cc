@@ -1,8 +1,43 @@
 #include "decode/json_line_shape.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include <cstring>
+
 #include "base/same_bytes.h"
 
 namespace foreshock {
+namespace {
+
+bool Refused(unsigned char byte) { return byte < 0x20 || byte >= 0x80 || byte == '\\'; }
+
+// The first quote at or after `at` in bytes[0, size), or QuoteIndex::kNone when a byte
+// QuoteIndex refuses comes first (or no quote does): sixteen bytes at a time where SSE2 is.
+size_t ClosingQuote(const char* bytes, size_t at, size_t size) {
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i space = _mm_set1_epi8(0x20);
+  for (; size - at >= 16; at += 16) {
+    const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + at));
+    const auto quotes = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(chunk, quote)));
+    const auto refused = static_cast<unsigned>(
+        _mm_movemask_epi8(_mm_or_si128(_mm_cmplt_epi8(chunk, space), _mm_cmpeq_epi8(chunk, backslash))));
+    if ((quotes | refused) == 0) continue;
+    const unsigned first = static_cast<unsigned>(__builtin_ctz(quotes | refused));
+    return (refused >> first & 1) != 0 ? QuoteIndex::kNone : at + first;
+  }
+#endif
+  for (; at < size; ++at) {
+    if (bytes[at] == '"') return at;
+    if (Refused(static_cast<unsigned char>(bytes[at]))) return QuoteIndex::kNone;
+  }
+  return QuoteIndex::kNone;
+}
+
+}  // namespace
 
 void JsonLineShapes::Learn(std::string_view object, const std::vector<Member>& members) {
   if (members.empty() || members.size() > kMaxMembers) return;
@@ -22,12 +57,78 @@ void JsonLineShapes::Learn(std::string_view object, const std::vector<Member>& m
   shape.layout.append(object.substr(from));
   shape.ends.push_back(static_cast<uint32_t>(shape.layout.size()));
   if (shape.layout.size() > kMaxLayoutBytes) shape.tags.clear();
+  shape.head = 0;
+  for (size_t i = 0; i < members.size(); ++i) {
+    if (head_tag_ != kNoTag && members[i].tag == head_tag_) shape.head = i + 1;
+  }
+  for (Tail& tail : shape.tails) tail.bytes.clear();
+  shape.next_tail = 0;
+  shape.last_tail = 0;
+  KeepTail(&shape, object, members);
+}
+
+void JsonLineShapes::KeepTail(Shape* shape, std::string_view object, const std::vector<Member>& members) {
+  if (shape->head == 0 || shape->tags.empty()) return;
+  const std::string_view last = members[shape->head - 1].value;
+  const auto from = static_cast<size_t>(last.data() - object.data()) + last.size() - 1;
+  if (object.size() - from > kMaxLayoutBytes) return;
+  Tail& tail = shape->tails[shape->next_tail];
+  shape->next_tail = (shape->next_tail + 1) % kTails;
+  tail.bytes.assign(object.substr(from));
+  tail.tagged.clear();
+  for (size_t i = shape->head; i < members.size(); ++i) {
+    if (members[i].tag == kNoTag) continue;
+    const auto offset = static_cast<size_t>(members[i].value.data() - object.data()) - from;
+    tail.tagged.push_back(
+        {static_cast<uint32_t>(offset), static_cast<uint32_t>(members[i].value.size()), members[i].tag});
+  }
 }
 
 bool JsonLineShapes::Match(std::string_view object, const QuoteIndex& quotes, std::vector<Member>* members) {
   for (size_t tried = 0; tried < kShapes; ++tried) {
     const size_t slot = (last_fit_ + tried) % kShapes;
     if (Fits(shapes_[slot], object, quotes, members)) {
+      last_fit_ = slot;
+      return true;
+    }
+  }
+  return false;
+}
+
+size_t JsonLineShapes::FitsHead(const Shape& shape, std::string_view object, std::vector<Member>* members) {
+  const char* const bytes = object.data();
+  const char* const layout = shape.layout.data();
+  const size_t size = object.size();
+  size_t at = 0;
+  uint32_t part = 0;
+  for (size_t i = 0; i < shape.head; ++i) {
+    const size_t length = shape.ends[i] - part;
+    if (size - at < length || !SameBytes(bytes + at, layout + part, length)) return QuoteIndex::kNone;
+    at += length;  // past the value's opening quote
+    const size_t closing = ClosingQuote(bytes, at, size);
+    if (closing >= size - 1) return QuoteIndex::kNone;  // kNone too
+    (*members)[i] = {std::string_view(bytes + at - 1, closing + 2 - at), shape.tags[i]};
+    at = closing;
+    part = shape.ends[i];
+  }
+  return at;
+}
+
+bool JsonLineShapes::MatchByTail(std::string_view object, std::vector<Member>* members) {
+  for (size_t tried = 0; tried < kShapes; ++tried) {
+    const size_t slot = (last_fit_ + tried) % kShapes;
+    Shape& shape = shapes_[slot];
+    if (shape.head == 0 || shape.tags.empty()) continue;
+    members->resize(shape.head);
+    const size_t from = FitsHead(shape, object, members);
+    if (from == QuoteIndex::kNone) continue;
+    const std::string_view rest = object.substr(from);
+    for (size_t seen = 0; seen < kTails; ++seen) {
+      const size_t which = (shape.last_tail + seen) % kTails;
+      const Tail& tail = shape.tails[which];
+      if (tail.bytes.size() != rest.size() || std::memcmp(tail.bytes.data(), rest.data(), rest.size()) != 0) continue;
+      for (const TaggedValue& value : tail.tagged) members->push_back({rest.substr(value.offset, value.size), value.tag});
+      shape.last_tail = which;
       last_fit_ = slot;
       return true;
     }

@@ -8,7 +8,11 @@
 // around values that hold no quote. The walk would take such a line exactly as it took the
 // learned one, member by member, so its values come out by one comparison and one quote
 // search each, without looking the keys up. Holds kShapes layouts, the oldest replaced
-// first. Not thread-safe: one per thread.
+// first. What follows a line's head (its members up to the one tagged head_tag, the message)
+// is often the same bytes line after line (the same logger, thread, node and cluster): each
+// layout also keeps the last kTails such tails it saw, and MatchByTail() takes a line whose
+// tail is one of them by walking its head alone, without a quote index. Not thread-safe:
+// one per thread.
 
 #include <array>
 #include <cstdint>
@@ -24,6 +28,7 @@ class JsonLineShapes {
  public:
   static constexpr uint8_t kNoTag = 0xff;
   static constexpr size_t kShapes = 4;
+  static constexpr size_t kTails = 8;
   static constexpr size_t kMaxMembers = 64;
   static constexpr size_t kMaxLayoutBytes = 4096;
 
@@ -32,23 +37,55 @@ class JsonLineShapes {
     uint8_t tag = kNoTag;
   };
 
+  // `head_tag`: the tag of the member that ends a line's head (kNoTag: no line has a tail).
+  explicit JsonLineShapes(uint8_t head_tag = kNoTag) : head_tag_(head_tag) {}
+
   // Learns the layout of `object` (a flat JSON object from '{' to '}', as the header walk
-  // vouched for it) from its members in order, each a string value inside `object`. A
-  // layout of more members or bytes than the limits above is not kept.
+  // vouched for it) from its members in order, each a string value inside `object`, and
+  // its tail. A layout of more members or bytes than the limits above is not kept.
   void Learn(std::string_view object, const std::vector<Member>& members);
   // True when `object` (its quotes indexed in `quotes`, no byte refused) has a learned
   // layout; *members then holds its members in order, values in `object`, tags as learned.
   bool Match(std::string_view object, const QuoteIndex& quotes, std::vector<Member>* members);
+  // Keeps the tail of the line Match() last matched, `object` with its *members, once the
+  // header walk vouched for it (Learn() keeps the tail of the line it learns from).
+  void KeepTail(std::string_view object, const std::vector<Member>& members) {
+    KeepTail(&shapes_[last_fit_], object, members);
+  }
+  // True when `object`'s head fits a learned layout (its values hold no quote and no byte
+  // QuoteIndex refuses) and the rest of it, from the head's last value's closing quote on,
+  // is a tail kept for that layout, byte for byte. *members then holds what Match() would
+  // give, but of the tail's members only those with a tag: the others are those of a line
+  // vouched for.
+  bool MatchByTail(std::string_view object, std::vector<Member>* members);
 
  private:
+  struct TaggedValue {
+    uint32_t offset = 0;  // of the value (with its quotes) in the tail
+    uint32_t size = 0;
+    uint8_t tag = kNoTag;
+  };
+  struct Tail {
+    std::string bytes;                 // from the closing quote of the head's last value to the brace
+    std::vector<TaggedValue> tagged;   // its members with a tag
+  };
   struct Shape {
     std::string layout;          // the bytes around the values, back to back
     std::vector<uint32_t> ends;  // where each member's part of `layout` ends; the last, the closing part's
     std::vector<uint8_t> tags;   // empty: no layout learned here
+    size_t head = 0;             // members up to the head_tag one (0: none has it)
+    std::array<Tail, kTails> tails;
+    size_t next_tail = 0;  // the slot the next tail kept takes
+    size_t last_tail = 0;  // the slot of the last tail matched: tried first
   };
   static bool Fits(const Shape& shape, std::string_view object, const QuoteIndex& quotes,
                    std::vector<Member>* members);
+  // Walks the head of `object` as laid out in `shape`, into (*members)[0, shape.head); the
+  // offset of the closing quote of the head's last value, or QuoteIndex::kNone.
+  static size_t FitsHead(const Shape& shape, std::string_view object, std::vector<Member>* members);
+  static void KeepTail(Shape* shape, std::string_view object, const std::vector<Member>& members);
 
+  uint8_t head_tag_;
   std::array<Shape, kShapes> shapes_;
   size_t next_ = 0;      // the slot the next layout learned takes
   size_t last_fit_ = 0;  // the slot of the last layout that fit: tried first

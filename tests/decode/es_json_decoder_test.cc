@@ -196,6 +196,11 @@ TEST(EsJsonDecoderTest, HeaderReadsALineLaidOutLikeAnEarlierOneAsTheFullDecodeDo
     bool vouched;
   } cases[] = {
       {line("2026-11-29T02:54:11.000Z", "first", "es-1"), true},  // learned here
+      // The first line's tail after its message: only the head is walked.
+      {line("2026-11-29T02:54:11.250Z", "second, a bit longer than the first", "es-1"), true},
+      {line("2026-11-29T02:54:11.500Z", "an escaped \\\"quote\\\" in the head", "es-1"), false},
+      {line("2026-11-29T02:54:11.750Z", "log", "es-1"), false},  // a marker in the head
+      {line("2026-11-29T02:54:11.750Z", "tab\there", "es-1"), false},
       {line("2026-11-29T02:54:12.500Z", "a longer one, with: \\\"quotes\\\" {and} [brackets]", "es-2"), false},  // escapes
       {line("2026-11-29T02:54:12.500Z", "a quote \" too many", "es-2"), false},  // not JSON
       {line("2026-11-29T02:54:12.500Z", "a longer one, with: 'quotes' {and} [brackets]", "es-2"), true},

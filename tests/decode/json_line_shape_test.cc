@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -83,6 +85,137 @@ TEST(JsonLineShapesTest, KeepsTheLastFewLayouts) {
   const std::string huge = "{\"" + std::string(JsonLineShapes::kMaxLayoutBytes, 'k') + "\":\"v\"}";
   shapes.Learn(huge, MembersOf(huge));
   EXPECT_EQ(Values(&shapes, huge), std::vector<std::string>{"no match"});
+}
+
+
+// MatchByTail() on `object`: the values found (head first, then the tail's tagged ones), or
+// {"no match"}.
+std::vector<std::string> ValuesByTail(JsonLineShapes* shapes, std::string_view object) {
+  std::vector<Member> members;
+  if (!shapes->MatchByTail(object, &members)) return {"no match"};
+  std::vector<std::string> values;
+  for (size_t i = 0; i < members.size(); ++i) {
+    EXPECT_EQ(members[i].tag, i);
+    values.emplace_back(members[i].value);
+  }
+  return values;
+}
+
+// Match() on `object`, then KeepTail() of it, as the header walk does with a line it vouched for.
+void MatchAndKeep(JsonLineShapes* shapes, std::string_view object) {
+  QuoteIndex quotes;
+  ASSERT_TRUE(quotes.Build(object));
+  std::vector<Member> members;
+  ASSERT_TRUE(shapes->Match(object, quotes, &members)) << object;
+  shapes->KeepTail(object, members);
+}
+
+// The head ends at the member tagged 1 (the second).
+constexpr uint8_t kHeadTag = 1;
+
+TEST(JsonLineShapesTest, TakesALineWhoseTailWasSeenByWalkingItsHeadAlone) {
+  JsonLineShapes shapes(kHeadTag);
+  const std::string learned = R"({"@timestamp":"2026-11-29T02:54:11.000Z","message":"first","node":"es-1","cluster":"c"})";
+  shapes.Learn(learned, MembersOf(learned));
+  // The tail of the line it learned from is kept.
+  EXPECT_EQ(ValuesByTail(&shapes, R"({"@timestamp":"2026-11-29T02:54:12.500Z","message":"second, longer: {} []","node":"es-1","cluster":"c"})"),
+            (std::vector<std::string>{"\"2026-11-29T02:54:12.500Z\"", "\"second, longer: {} []\"", "\"es-1\"", "\"c\""}));
+  // Another tail: only once a line with it was matched and kept.
+  const std::string other = R"({"@timestamp":"x","message":"m","node":"es-22","cluster":"c"})";
+  EXPECT_EQ(ValuesByTail(&shapes, other), std::vector<std::string>{"no match"});
+  MatchAndKeep(&shapes, other);
+  EXPECT_EQ(ValuesByTail(&shapes, R"({"@timestamp":"y","message":"","node":"es-22","cluster":"c"})"),
+            (std::vector<std::string>{"\"y\"", "\"\"", "\"es-22\"", "\"c\""}));
+}
+
+TEST(JsonLineShapesTest, TakesByItsTailOnlyALineMatchWouldTakeTheSame) {
+  JsonLineShapes shapes(kHeadTag);
+  const std::string learned = R"({"a":"1","message":"m","node":"es-1"})";
+  shapes.Learn(learned, MembersOf(learned));
+  const std::vector<std::string> no_match{"no match"};
+  for (const char* other : {
+           R"({"a":"1","message":"m","node":"es-2"})",        // another tail
+           R"({"a":"1","message":"m","node":"es-1" })",       // a byte more in the tail
+           R"({"a":"1","message":"m","node":"es-1")",         // cut short
+           R"({"b":"1","message":"m","node":"es-1"})",        // another key in the head
+           R"({"a":"1","msg":"m","node":"es-1"})",
+           R"({"a":"1","message":"a "quote","node":"es-1"})",  // a quote in a value
+           R"({"a":"1","message":"back\\slash","node":"es-1"})",
+           R"({"a":"1","message":"back\"slash","node":"es-1"})",
+           "{\"a\":\"1\",\"message\":\"tab\there\",\"node\":\"es-1\"}",
+           "{\"a\":\"1\",\"message\":\"caf\xc3\xa9\",\"node\":\"es-1\"}",
+           "{\"a\":\"\x01\",\"message\":\"m\",\"node\":\"es-1\"}",
+           R"({"a":"1","message":"m)",
+       }) {
+    EXPECT_EQ(ValuesByTail(&shapes, other), no_match) << other;
+  }
+  // Sixteen bytes and more in a value, the refused byte or the quote past the first sixteen.
+  const std::string long_value(40, 'v');
+  EXPECT_EQ(ValuesByTail(&shapes, "{\"a\":\"1\",\"message\":\"" + long_value + "\\n\",\"node\":\"es-1\"}"), no_match);
+  EXPECT_EQ(ValuesByTail(&shapes, "{\"a\":\"1\",\"message\":\"" + long_value + "\",\"node\":\"es-1\"}"),
+            (std::vector<std::string>{"\"1\"", "\"" + long_value + "\"", "\"es-1\""}));
+  // Without a head tag, no line is taken by its tail.
+  JsonLineShapes no_head;
+  no_head.Learn(learned, MembersOf(learned));
+  EXPECT_EQ(ValuesByTail(&no_head, learned), no_match);
+}
+
+TEST(JsonLineShapesTest, KeepsTheLastFewTailsOfALayout) {
+  JsonLineShapes shapes(kHeadTag);
+  auto line = [](size_t node) { return R"({"a":"1","message":"m","node":"es-)" + std::to_string(node) + "\"}"; };
+  const std::string first = line(0);
+  shapes.Learn(first, MembersOf(first));
+  for (size_t node = 1; node <= JsonLineShapes::kTails; ++node) MatchAndKeep(&shapes, line(node));
+  EXPECT_EQ(ValuesByTail(&shapes, line(0)), std::vector<std::string>{"no match"}) << "the oldest, replaced";
+  for (size_t node = 1; node <= JsonLineShapes::kTails; ++node) {
+    EXPECT_EQ(ValuesByTail(&shapes, line(node)).size(), 3u) << node;
+  }
+}
+
+// Random lines of two layouts, a few tails and values of random bytes (quotes, backslashes,
+// control and high bytes among them): whatever MatchByTail() takes, Match() takes the same.
+TEST(JsonLineShapesTest, WhatMatchByTailTakesMatchTakesTheSame) {
+  std::mt19937 random(7);
+  const std::string alphabet = std::string("abc :,{}[]\"\\\t\x01\xc3\xa9") + std::string(20, 'x');
+  auto value = [&] {
+    std::string out;
+    const size_t size = random() % 40;
+    for (size_t i = 0; i < size; ++i) out += alphabet[random() % alphabet.size()];
+    return out;
+  };
+  auto line = [&] {
+    const bool first_layout = random() % 2 == 0;
+    return std::string(first_layout ? R"({"t":")" : R"({"time":")") + (random() % 4 == 0 ? value() : "12:00") +
+           R"(","message":")" + value() + R"(","node":"n)" + std::to_string(random() % 10) + R"(","x":")" +
+           (random() % 3 == 0 ? value() : "y") + "\"}";
+  };
+  JsonLineShapes shapes(kHeadTag);
+  size_t taken = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const std::string object = line();
+    std::vector<Member> by_tail;
+    const bool tail_known = shapes.MatchByTail(object, &by_tail);
+    QuoteIndex quotes;
+    std::vector<Member> matched;
+    const bool indexed = quotes.Build(object);
+    const bool known = indexed && shapes.Match(object, quotes, &matched);
+    if (tail_known) {
+      ++taken;
+      ASSERT_TRUE(known) << object;
+      ASSERT_EQ(by_tail.size(), matched.size()) << object;  // (every member has a tag here)
+      for (size_t m = 0; m < matched.size(); ++m) {
+        EXPECT_EQ(by_tail[m].value, matched[m].value) << object;
+        EXPECT_EQ(by_tail[m].value.data(), matched[m].value.data()) << object;
+        EXPECT_EQ(by_tail[m].tag, matched[m].tag) << object;
+      }
+    }
+    if (known) {
+      shapes.KeepTail(object, matched);
+    } else if (indexed && std::count(object.begin(), object.end(), '"') == 16) {
+      shapes.Learn(object, MembersOf(object));
+    }
+  }
+  EXPECT_GT(taken, 500u);
 }
 
 }  // namespace
