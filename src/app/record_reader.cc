@@ -62,7 +62,7 @@ void RecordReader::Frame(std::string_view bytes) {
 }
 
 bool RecordReader::FrameNextLine(LogRecord* record) {
-  const std::string_view rest = std::string_view(buffer_).substr(framed_);
+  const std::string_view rest = data_.substr(framed_);
   const auto* newline = static_cast<const char*>(std::memchr(rest.data(), '\n', rest.size()));
   if (newline == nullptr || !framer_.at_line_start()) {
     // The partial end of the buffer, or the end of a line the last buffer began: the framer
@@ -135,7 +135,7 @@ bool RecordReader::TakeQuiet(std::string_view line, std::string_view after, LogR
 uint64_t RecordReader::SkipQuietRun(TimePoint before, TimePoint* newest) {
   // Only where the quiet lane would take the next line (Read(), FrameNextLine()).
   if (!QuietLaneOn() || !framer_.at_line_start() || !QuietLaneOpen()) return 0;
-  const std::string_view buffer(buffer_);
+  const std::string_view buffer = data_;
   size_t at = framed_;
   uint64_t skipped = 0;
   while (at < buffer.size()) {
@@ -151,7 +151,7 @@ uint64_t RecordReader::SkipQuietRun(TimePoint before, TimePoint* newest) {
     std::string_view format;
     bool may_match = false;
     if (!DecodeHeaderOnly(line, line_options_, &quiet_record_, &format, &may_match)) {
-      // Where the line ends in the stream: the framer stands at buffer_[framed_].
+      // Where the line ends in the stream: the framer stands at data_[framed_].
       if (may_match) RememberMayMatch(framer_.line_end() + (end + 1 - framed_), line.size());
       break;
     }
@@ -226,30 +226,30 @@ Result<RecordReader::Next> RecordReader::Read(LogRecord* record, Duration wait) 
     while (ring_count_ > 0) {
       if (DecodeNext(record)) return Next::kRecord;
     }
-    if (framed_ < buffer_.size()) {
+    if (framed_ < data_.size()) {
       // With a prefilter, line by line: ordinary lines take the quiet lane. Without, the
       // whole buffer at once.
       bool quiet = false;
       if (QuietLaneOn()) {
         quiet = FrameNextLine(record);
       } else {
-        Frame(std::string_view(buffer_).substr(framed_));
-        framed_ = buffer_.size();
+        Frame(data_.substr(framed_));
+        framed_ = data_.size();
       }
       stats_.lines = framer_.stats().lines;
       if (quiet) return Next::kRecord;
       continue;
     }
     if (ended_) return Next::kEnd;
-    buffer_.clear();
+    data_ = {};
     framed_ = 0;
     // A pending multi-line record waits for its next line at most quiet_flush.
     const Duration read_wait = assembler_.has_pending() ? std::min(wait, options_.quiet_flush) : wait;
-    auto state = source_->Read(&buffer_, read_wait);
+    auto state = source_->ReadView(&buffer_, &data_, read_wait);
     if (!state.ok()) return state.status();
-    if (!checked_magic_ && !buffer_.empty()) {
+    if (!checked_magic_ && !data_.empty()) {
       checked_magic_ = true;
-      if (IsCompressed(buffer_)) {
+      if (IsCompressed(data_)) {
         spdlog::warn("{}: compressed data (gzip or zstd) passed over; decompress it first "
                      "(zcat FILE | foreshock scan) or use replay",
                      *name_);
@@ -260,7 +260,7 @@ Result<RecordReader::Next> RecordReader::Read(LogRecord* record, Duration wait) 
     }
     switch (*state) {
       case Source::ReadState::kData:
-        stats_.bytes += buffer_.size();
+        stats_.bytes += data_.size();
         last_data_at_ = std::chrono::steady_clock::now();
         break;  // framed at the top of the loop
       case Source::ReadState::kRotated:

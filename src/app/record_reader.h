@@ -156,8 +156,9 @@ class RecordReader final : public RecordStream {
   uint64_t* last_format_count_ = nullptr;  // stats_.formats entry of the last record
   std::string_view last_format_;
   std::string last_envelope_;
-  std::string buffer_;
-  size_t framed_ = 0;  // bytes of buffer_ already framed
+  std::string buffer_;     // for sources that read into the caller's string (Source::ReadView)
+  std::string_view data_;  // the bytes read last: in buffer_ or in the source's own buffer
+  size_t framed_ = 0;      // bytes of data_ already framed
   LogRecord quiet_record_;  // SkipQuietRun's scratch record, reused
   std::pair<uint64_t, size_t> may_match_line_{UINT64_MAX, 0};  // see RememberMayMatch()
   uint64_t line_number_ = 0;

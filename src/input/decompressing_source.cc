@@ -166,6 +166,12 @@ Result<Source::ReadState> DecompressingSource::Read(std::string* out, Duration w
   return out->empty() && state == ReadState::kIdle ? ReadState::kIdle : ReadState::kData;
 }
 
+Result<Source::ReadState> DecompressingSource::ReadView(std::string* scratch, std::string_view* view,
+                                                        Duration wait) {
+  if (!ended_ && sniffed_ && decoder_ == nullptr) return inner_->ReadView(scratch, view, wait);
+  return Source::ReadView(scratch, view, wait);
+}
+
 Result<std::unique_ptr<DecompressingSource>> OpenInputFile(const std::string& path) {
   auto file = FdSource::Open(path);
   if (!file.ok()) return file.status();

@@ -21,6 +21,8 @@ class DecompressingSource final : public Source {
   ~DecompressingSource() override;
 
   Result<ReadState> Read(std::string* out, Duration wait) override;
+  // Past the first bytes of an input that is no archive: the inner source's views.
+  Result<ReadState> ReadView(std::string* scratch, std::string_view* view, Duration wait) override;
   const std::string& name() const override { return inner_->name(); }
   bool live() const override { return inner_->live(); }
 

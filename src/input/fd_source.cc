@@ -44,7 +44,8 @@ FdSource::~FdSource() {
   if (owns_fd_) ::close(fd_);
 }
 
-Result<Source::ReadState> FdSource::Read(std::string* out, Duration wait) {
+Result<Source::ReadState> FdSource::ReadInto(char* into, size_t size, Duration wait, size_t* got) {
+  *got = 0;
   if (pollable_) {
     struct pollfd waiting {
       fd_, POLLIN, 0
@@ -57,19 +58,30 @@ Result<Source::ReadState> FdSource::Read(std::string* out, Duration wait) {
     if (ready < 0) return Status::IoError("poll " + name_, errno);
     if (ready == 0) return ReadState::kIdle;
   }
+  ssize_t read = 0;
+  do {
+    read = ::read(fd_, into, size);
+  } while (read < 0 && errno == EINTR);
+  if (read < 0) return Status::IoError("read " + name_, errno);
+  *got = static_cast<size_t>(read);
+  return read == 0 ? ReadState::kEnd : ReadState::kData;
+}
+
+Result<Source::ReadState> FdSource::Read(std::string* out, Duration wait) {
   const size_t old_size = out->size();
   out->resize(old_size + kChunkBytes);
-  ssize_t got = 0;
-  do {
-    got = ::read(fd_, out->data() + old_size, kChunkBytes);
-  } while (got < 0 && errno == EINTR);
-  if (got < 0) {
-    const int error = errno;
-    out->resize(old_size);
-    return Status::IoError("read " + name_, error);
-  }
-  out->resize(old_size + static_cast<size_t>(got));
-  return got == 0 ? ReadState::kEnd : ReadState::kData;
+  size_t got = 0;
+  auto state = ReadInto(out->data() + old_size, kChunkBytes, wait, &got);
+  out->resize(old_size + got);
+  return state;
+}
+
+Result<Source::ReadState> FdSource::ReadView(std::string* /*scratch*/, std::string_view* view, Duration wait) {
+  if (chunk_ == nullptr) chunk_ = std::make_unique<char[]>(kChunkBytes);
+  size_t got = 0;
+  auto state = ReadInto(chunk_.get(), kChunkBytes, wait, &got);
+  *view = std::string_view(chunk_.get(), got);
+  return state;
 }
 
 }  // namespace foreshock

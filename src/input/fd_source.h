@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "input/source.h"
 
@@ -19,16 +20,21 @@ class FdSource final : public Source {
   ~FdSource() override;
 
   Result<ReadState> Read(std::string* out, Duration wait) override;
+  // Reads into a chunk buffer of its own, allocated once.
+  Result<ReadState> ReadView(std::string* scratch, std::string_view* view, Duration wait) override;
   const std::string& name() const override { return name_; }
   bool live() const override { return pollable_; }
 
  private:
   FdSource(int fd, bool owns_fd, bool pollable, std::string name);
+  // Waits (pipes) and reads at most `size` bytes into `into`; *got: how many.
+  Result<ReadState> ReadInto(char* into, size_t size, Duration wait, size_t* got);
 
   int fd_;
   bool owns_fd_;
   bool pollable_;  // a pipe, socket or terminal: wait with poll() before reading
   std::string name_;
+  std::unique_ptr<char[]> chunk_;  // ReadView()'s buffer, allocated on first use
 };
 
 }  // namespace foreshock

@@ -6,6 +6,7 @@
 // compressed archive), implement this interface.
 
 #include <string>
+#include <string_view>
 
 #include "base/result.h"
 #include "base/time.h"
@@ -29,6 +30,16 @@ class Source {
   // Appends newly available bytes to *out, waiting at most `wait` for them to arrive.
   // An error Status means the input cannot be read any further.
   virtual Result<ReadState> Read(std::string* out, Duration wait) = 0;
+
+  // The bytes Read() would append, as *view, valid until the next call: a view of *scratch
+  // (which Read() fills), or of a buffer of the source's own that it reads into without
+  // clearing it first (a string resized for Read() is zero-filled on every call).
+  virtual Result<ReadState> ReadView(std::string* scratch, std::string_view* view, Duration wait) {
+    scratch->clear();
+    auto state = Read(scratch, wait);
+    *view = *scratch;
+    return state;
+  }
 
   // Name used in diagnostics and in alert evidence, e.g. "es-node-1.json" or "stdin".
   virtual const std::string& name() const = 0;
