@@ -17,6 +17,11 @@ lines=$(wc -l < "$file")
 "$foreshock" catalog export > "$work/re.txt"
 "$foreshock" catalog export --ere > "$work/ere.txt"
 cat "$file" > /dev/null  # page cache
+# resident: how much of the input the page cache holds (the figures assume all of it).
+resident() {
+  command -v fincore > /dev/null || { echo "unknown (no fincore)"; return; }
+  fincore --bytes --noheadings --output RES,SIZE "$file" | awk '{printf "%.0f%%", 100 * $1 / $2}'
+}
 
 declare -A wall
 # run LABEL MB COMMAND...: best wall time of three, with peak RSS
@@ -34,7 +39,7 @@ run() {
     'BEGIN{ s = (s < 0.001 ? 0.001 : s); printf "%-14s %8.0f MB/s %12.0f lines/s  peak RSS %7.1f MB\n", l, mb / s, n * (mb / total) / s, r / 1024 }'
 }
 
-echo "input: $mb MB of generated $format logs, $lines lines; $(wc -l < "$work/re.txt") catalog regexes"
+echo "input: $mb MB of generated $format logs, $lines lines; $(wc -l < "$work/re.txt") catalog regexes; $(resident) in the page cache"
 run cat "$mb" cat "$file"
 run wc-l "$mb" wc -l "$file"
 run grep-F "$mb" grep -c -F "too many scroll contexts" "$file"
@@ -50,6 +55,7 @@ if command -v sec > /dev/null; then
   run "sec(${sec_mb}MB)" "$sec_mb" sec -conf="$work/sec.conf" -input="$work/slice" -notail -quiet
   wall[sec]="${wall[sec(${sec_mb}MB)]}"
 fi
+echo "after the runs: $(resident) of the input in the page cache"
 echo
 for peer in cat wc-l grep-F grep-E-f rg-f foreshock-full; do
   [[ -n "${wall[$peer]:-}" ]] || continue
