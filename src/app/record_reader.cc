@@ -318,18 +318,14 @@ bool RecordReader::DecodeNext(LogRecord* record) {
   return true;
 }
 
-void RecordReader::CountRecord(std::string_view text, std::string_view envelope, std::string_view format) {
-  ++stats_.records;
-  // A run of records in the same envelope/format skips the map lookup.
-  if (last_format_count_ == nullptr || format.data() != last_format_.data() || envelope != last_envelope_) {
-    std::string key(envelope);
-    key += '/';
-    key += format;
-    last_format_count_ = &stats_.formats[key];
-    if (*last_format_count_ == 0) stats_.format_examples[key] = std::string(text.substr(0, 300));
-    last_format_ = format;
-    last_envelope_ = envelope;
-  }
+void RecordReader::CountInNewFormat(std::string_view text, std::string_view envelope, std::string_view format) {
+  std::string key(envelope);
+  key += '/';
+  key += format;
+  last_format_count_ = &stats_.formats[key];
+  if (*last_format_count_ == 0) stats_.format_examples[key] = std::string(text.substr(0, 300));
+  last_format_ = format;
+  last_envelope_ = envelope;
   ++*last_format_count_;
 }
 

@@ -131,9 +131,18 @@ class RecordReader final : public RecordStream {
   void FlushAll();
   void Queue(const RawRecord& raw);
   bool DecodeNext(LogRecord* record);
+  // Counts a record per envelope/format. Inline: a run of records in the same envelope and
+  // format (most inputs) skips the map lookup.
+  void CountRecord(std::string_view text, std::string_view envelope, std::string_view format) {
+    ++stats_.records;
+    if (last_format_count_ != nullptr && format.data() == last_format_.data() && envelope == last_envelope_) {
+      ++*last_format_count_;
+      return;
+    }
+    CountInNewFormat(text, envelope, format);
+  }
+  void CountInNewFormat(std::string_view text, std::string_view envelope, std::string_view format);
   // What every decoded record gets: counts, its place in the input, the envelope's hints.
-  // Counts a record per envelope/format.
-  void CountRecord(std::string_view text, std::string_view envelope, std::string_view format);
   void Finish(std::string_view text, uint64_t line, bool truncated, const EnvelopeHints& hints,
               std::string_view envelope, std::string_view format, LogRecord* record);
   void ApplyHints(const EnvelopeHints& hints, LogRecord* record);

@@ -56,8 +56,9 @@ Result<std::unique_ptr<DecoderSet>> DecoderSet::Create(std::string_view format) 
   return std::unique_ptr<DecoderSet>(new DecoderSet(std::move(decoders)));
 }
 
-DecoderSet::DecoderSet(std::vector<std::unique_ptr<Decoder>> decoders)
-    : decoders_(std::move(decoders)) {}
+DecoderSet::DecoderSet(std::vector<std::unique_ptr<Decoder>> decoders) : decoders_(std::move(decoders)) {
+  for (const auto& decoder : decoders_) names_.push_back(decoder->name());
+}
 
 Decoder::Outcome DecoderSet::Decode(std::string_view text, const DecodeOptions& options,
                                     LogRecord* record, std::string* why,
@@ -97,7 +98,7 @@ bool DecoderSet::DecodeHeader(std::string_view text, const DecodeOptions& option
                               std::vector<std::string_view>* searchable, std::string_view* format) {
   record->Clear();
   if (!decoders_[last_used_]->DecodeHeader(text, options, record, searchable)) return false;
-  *format = decoders_[last_used_]->name();
+  *format = names_[last_used_];
   return true;
 }
 

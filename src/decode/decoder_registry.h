@@ -45,6 +45,7 @@ class DecoderSet {
   explicit DecoderSet(std::vector<std::unique_ptr<Decoder>> decoders);
 
   std::vector<std::unique_ptr<Decoder>> decoders_;
+  std::vector<std::string_view> names_;  // the decoders' names, asked once
   size_t last_used_ = 0;
 };
 

@@ -11,12 +11,6 @@ bool RecordAssembler::IsContinuation(std::string_view line) {
          line.starts_with("at ") || line.starts_with("... ");
 }
 
-bool RecordAssembler::StartsPlainRecord(std::string_view line) {
-  return line.size() > 5 && line[0] == '[' && line[1] >= '0' && line[1] <= '9' &&
-         line[2] >= '0' && line[2] <= '9' && line[3] >= '0' && line[3] <= '9' &&
-         line[4] >= '0' && line[4] <= '9' && line[5] == '-';
-}
-
 bool RecordAssembler::ContinuesJson(std::string_view line) {
   const char first = line[0];
   return first == '"' || first == '}' || first == ']' || first == ',' || first == ' ' || first == '\t';

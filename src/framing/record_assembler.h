@@ -68,12 +68,16 @@ class RecordAssembler {
   // True when `line` cannot start a record of its own.
   static bool IsContinuation(std::string_view line);
   // True when `line` starts a plain-text ES record: "[" followed by a date.
-  static bool StartsPlainRecord(std::string_view line);
+  static bool StartsPlainRecord(std::string_view line) {
+    return line.size() > 5 && line[0] == '[' && IsDigit(line[1]) && IsDigit(line[2]) && IsDigit(line[3]) &&
+           IsDigit(line[4]) && line[5] == '-';
+  }
   // True when `line` can be the next line of an open JSON record (a member, a value, a
   // closing bracket) rather than something else that follows a cut record.
   static bool ContinuesJson(std::string_view line);
 
  private:
+  static bool IsDigit(char c) { return c >= '0' && c <= '9'; }
   void Start(std::string_view line, bool truncated, uint64_t line_number);
   void Append(std::string_view line, bool truncated);
   // Tracks the brace depth of a pending JSON record through `line`.
