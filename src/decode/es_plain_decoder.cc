@@ -46,7 +46,7 @@ bool TakeBracketed(const char** at, const char* end, std::string_view* content) 
 }  // namespace
 
 // The header fields of a plain record, and where its message starts. kNotMine/kMalformed
-// as Decode() reports them.
+// as Decode() reports them (and why, in *why unless it is null).
 Decoder::Outcome EsPlainDecoder::Parse(std::string_view text, const DecodeOptions& options, Header* header,
                                        std::string* why) {
   header->newline = options.one_line ? std::string_view::npos : text.find('\n');
@@ -57,7 +57,7 @@ Decoder::Outcome EsPlainDecoder::Parse(std::string_view text, const DecodeOption
   auto parsed = ParseTimestamp(stamp, *options.zone);
   if (!parsed) return Outcome::kNotMine;
   if (!TakeBracketed(&at, end, &header->level) || !TakeBracketed(&at, end, &header->logger)) {
-    *why = "plain record without [level][logger] after its timestamp";
+    if (why != nullptr) *why = "plain record without [level][logger] after its timestamp";
     return Outcome::kMalformed;
   }
   header->time = parsed->time;
@@ -80,8 +80,7 @@ Decoder::Outcome EsPlainDecoder::Parse(std::string_view text, const DecodeOption
 bool EsPlainDecoder::DecodeHeader(std::string_view text, const DecodeOptions& options, LogRecord* record,
                                   std::vector<std::string_view>* searchable) const {
   Header header;
-  std::string why;
-  if (Parse(text, options, &header, &why) != Outcome::kDecoded) return false;
+  if (Parse(text, options, &header, /*why=*/nullptr) != Outcome::kDecoded) return false;
   record->time = header.time;
   record->has_time = true;
   record->node.assign(header.node);

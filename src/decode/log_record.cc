@@ -47,22 +47,4 @@ std::string_view LevelName(Level level) {
   return "unknown";
 }
 
-void LogRecord::Clear() {
-  time = TimePoint{};
-  has_time = false;
-  time_inherited = false;
-  level = Level::kUnknown;
-  node.clear();
-  cluster.clear();
-  logger.clear();
-  dataset.clear();
-  text.clear();
-  message_length = 0;
-  truncated = false;
-  prefiltered = false;
-  source = {};
-  line_number = 0;
-  file.clear();
-}
-
 }  // namespace foreshock
