@@ -53,24 +53,33 @@ LiteralGate::LiteralGate(const std::vector<std::string>& literals) {
   anchors_.Seal();
 }
 
+bool LiteralGate::FoundAt(std::string_view text, size_t position, uint32_t hash) const {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+  return anchors_.Find(bytes, text.size(), position, hash, folded_, [](uint32_t) { return true; });
+}
+
 bool LiteralGate::Contains(std::string_view text) const {
   if (folded_.empty()) return false;
   const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
   const size_t size = text.size();
-  const auto found_at = [&](size_t position, uint32_t hash) {
-    return anchors_.Find(bytes, size, position, hash, folded_, [](uint32_t) { return true; });
-  };
   size_t position = 0;
-  if (key_bytes_ == 4) {
-    // Two probes a step, tested together: most steps hit neither, and take one branch.
-    const size_t pair = 2 * stride_;
-    for (; position + stride_ + 4 <= size; position += pair) {
-      const uint32_t first_hash = Hash(KeyAt(bytes + position));
-      const uint32_t second_hash = Hash(KeyAt(bytes + position + stride_));
+  if (key_bytes_ == 4 && size >= stride_ + 4) {
+    // Two probes a step, tested together: most steps hit neither, and take one branch. The
+    // verification of a hit is out of line, so the loop keeps what it needs in registers.
+    const size_t stride = stride_;
+    const size_t last = size - stride - 4;  // the last first probe with room for the second
+    for (; position <= last; position += 2 * stride) {
+      uint32_t first_key;
+      uint32_t second_key;
+      std::memcpy(&first_key, bytes + position, 4);
+      std::memcpy(&second_key, bytes + position + stride, 4);
+      const uint32_t first_hash = Hash(first_key | kLooseFold);
+      const uint32_t second_hash = Hash(second_key | kLooseFold);
       const bool first_may = anchors_.MayHold(first_hash);
       const bool second_may = anchors_.MayHold(second_hash);
       if (!(first_may | second_may)) continue;
-      if ((first_may && found_at(position, first_hash)) || (second_may && found_at(position + stride_, second_hash))) {
+      if ((first_may && FoundAt(text, position, first_hash)) ||
+          (second_may && FoundAt(text, position + stride, second_hash))) {
         return true;
       }
     }
@@ -78,7 +87,7 @@ bool LiteralGate::Contains(std::string_view text) const {
   // KeyAt reads exactly q bytes.
   for (; position + key_bytes_ <= size; position += stride_) {
     const uint32_t hash = Hash(KeyAt(bytes + position));
-    if (anchors_.MayHold(hash) && found_at(position, hash)) return true;
+    if (anchors_.MayHold(hash) && FoundAt(text, position, hash)) return true;
   }
   return false;
 }

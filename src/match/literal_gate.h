@@ -34,6 +34,8 @@ class LiteralGate {
   static constexpr uint32_t kBitsLog2 = 16;
   static uint32_t Hash(uint32_t key) { return (key * 0x9E3779B1u) >> (32 - kBitsLog2); }
   uint32_t KeyAt(const unsigned char* bytes) const;
+  // Whether a literal anchored on `hash` occurs with its anchor at text[position].
+  [[gnu::noinline]] bool FoundAt(std::string_view text, size_t position, uint32_t hash) const;
 
   size_t key_bytes_ = 4;  // q
   size_t stride_ = 1;     // s
