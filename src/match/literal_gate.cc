@@ -92,4 +92,16 @@ bool LiteralGate::Contains(std::string_view text) const {
   return false;
 }
 
+void LiteralGate::Hits(std::string_view text, std::vector<uint32_t>* literals) const {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+  for (size_t position = 0; position + key_bytes_ <= text.size(); position += stride_) {
+    const uint32_t hash = Hash(KeyAt(bytes + position));
+    if (!anchors_.MayHold(hash)) continue;
+    anchors_.Find(bytes, text.size(), position, hash, folded_, [&](uint32_t literal) {
+      literals->push_back(literal);
+      return false;  // and the others anchored here
+    });
+  }
+}
+
 }  // namespace foreshock

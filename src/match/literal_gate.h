@@ -25,6 +25,8 @@ class LiteralGate {
   explicit LiteralGate(const std::vector<std::string>& literals);
 
   bool Contains(std::string_view text) const;
+  // Appends the index (in literals()) of every literal `text` contains; some may come twice.
+  void Hits(std::string_view text, std::vector<uint32_t>* literals) const;
   // Positions probed per byte of text, 1/s (for the log).
   size_t stride() const { return stride_; }
   // The literals, lower-cased.

@@ -159,6 +159,7 @@ void Matcher::BuildPrefilter(const MatcherOptions& options) {
   std::vector<PatternAtoms> per_pattern;
   for (const Pattern& pattern : catalog_.patterns()) per_pattern.push_back(AtomsOf(pattern.regex, options.min_atom_len));
   std::vector<std::string> gates;
+  std::vector<std::vector<std::string>> own_gates;  // per pattern
   for (size_t p = 0; p < per_pattern.size(); ++p) {
     // Which of its atoms other patterns' atoms contain.
     std::vector<bool> shared;
@@ -172,6 +173,7 @@ void Matcher::BuildPrefilter(const MatcherOptions& options) {
     }
     std::vector<std::string> own = GateLiterals(per_pattern[p], shared);
     if (own.empty()) return;  // (cannot happen when the whole set has atoms) no gate: no prefilter
+    own_gates.push_back(own);
     for (std::string& literal : own) gates.push_back(std::move(literal));
   }
   // A text holding a literal holds each part of it: the longer ones add nothing.
@@ -184,6 +186,22 @@ void Matcher::BuildPrefilter(const MatcherOptions& options) {
   }
   gates = std::move(kept);
   gate_ = std::make_unique<LiteralGate>(gates);
+  // A text holding one of a pattern's own gate literals holds a kept one that literal
+  // contains: the kept one stands for the pattern.
+  gate_patterns_.assign(gates.size(), {});
+  for (size_t p = 0; p < own_gates.size(); ++p) {
+    for (size_t g = 0; g < gates.size(); ++g) {
+      const bool stands_for = std::any_of(own_gates[p].begin(), own_gates[p].end(),
+                                          [&](const std::string& own) { return own.find(gates[g]) != std::string::npos; });
+      if (stands_for) gate_patterns_[g].push_back(static_cast<uint32_t>(p));
+    }
+  }
+  for (PatternAtoms& own : per_pattern) {
+    OwnPrefilter prefilter;
+    for (const std::string& atom : own.atoms) prefilter.atoms.emplace_back(atom);
+    prefilter.filtered = std::move(own.filtered);
+    own_prefilters_.push_back(std::move(prefilter));
+  }
   spdlog::debug("literal prefilter: {} atoms, {} gate literals probed every {} bytes", atoms.size(), gates.size(),
                 gate_->stride());
   for (const std::string& gate : gates) spdlog::trace("gate literal: '{}'", gate);
@@ -224,6 +242,36 @@ const std::vector<std::string>& Matcher::gate_literals() const {
   return gate_ != nullptr ? gate_->literals() : kNone;
 }
 
+bool Matcher::OwnPrefiltersPass(const std::vector<std::string_view>& parts, bool* decided) const {
+  thread_local std::vector<uint32_t> literals;
+  thread_local std::vector<uint32_t> patterns;
+  thread_local std::vector<int> found;
+  literals.clear();
+  patterns.clear();
+  for (std::string_view part : parts) gate_->Hits(part, &literals);
+  for (uint32_t literal : literals) {
+    for (uint32_t pattern : gate_patterns_[literal]) patterns.push_back(pattern);
+  }
+  std::sort(patterns.begin(), patterns.end());
+  patterns.erase(std::unique(patterns.begin(), patterns.end()), patterns.end());
+  *decided = patterns.size() <= kOwnPrefiltersAtMost;
+  if (!*decided) return true;
+  for (uint32_t pattern : patterns) {
+    const OwnPrefilter& own = own_prefilters_[pattern];
+    found.clear();
+    for (size_t atom = 0; atom < own.atoms.size(); ++atom) {
+      const bool held = std::any_of(parts.begin(), parts.end(),
+                                    [&](std::string_view part) { return own.atoms[atom].Contains(part); });
+      if (held) found.push_back(static_cast<int>(atom));
+    }
+    thread_local std::vector<int> potentials;
+    potentials.clear();
+    own.filtered->AllPotentials(found, &potentials);
+    if (!potentials.empty()) return true;
+  }
+  return false;
+}
+
 bool Matcher::MayMatchParts(const std::vector<std::string_view>& parts) const {
   if (filtered_ == nullptr) return true;
   thread_local std::vector<int> found;
@@ -231,6 +279,9 @@ bool Matcher::MayMatchParts(const std::vector<std::string_view>& parts) const {
   if (std::none_of(parts.begin(), parts.end(), [&](std::string_view part) { return gate_->Contains(part); })) {
     return false;
   }
+  bool decided = false;
+  const bool may = OwnPrefiltersPass(parts, &decided);
+  if (decided) return may;
   for (std::string_view part : parts) atoms_->Scan(part, &found);
   // Each Scan lists a literal once; across parts it may come twice.
   std::sort(found.begin(), found.end());
@@ -244,9 +295,15 @@ bool Matcher::MayMatch(std::string_view text) const {
   found.clear();
   bool may = gate_->Contains(text);
   if (may) {
-    atoms_->Scan(text, &found);
-    std::sort(found.begin(), found.end());
-    may = PotentialsFrom(found);
+    bool decided = false;
+    thread_local std::vector<std::string_view> parts(1);
+    parts[0] = text;
+    may = OwnPrefiltersPass(parts, &decided);
+    if (!decided) {
+      atoms_->Scan(text, &found);
+      std::sort(found.begin(), found.end());
+      may = PotentialsFrom(found);
+    }
   }
   (may ? prefilter_passed_ : prefilter_skipped_).fetch_add(1, std::memory_order_relaxed);
   return may;

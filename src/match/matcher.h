@@ -3,9 +3,12 @@
 // Matcher finds the catalog patterns that hit a record. A literal prefilter comes first:
 // RE2's FilteredRE2 derives the literals ("atoms") each pattern cannot match without. A
 // LiteralGate looks for a few long ones (per pattern, the atoms it needs at least one of),
-// probing every few bytes, and most ordinary lines stop there; otherwise a LiteralScanner
-// finds all the atoms, and a record whose atoms satisfy no pattern stops. (A record the
-// reader's prefilter already let through, LogRecord::prefiltered, is not asked again.)
+// probing every few bytes, and most ordinary lines stop there. Otherwise the patterns whose
+// gate literals the record holds are asked, each of its own atoms (FoldedLiteral) and
+// prefilter, and a record none of them lets through stops; a record holding the gate
+// literals of many patterns is asked all the atoms at once (a LiteralScanner) and the whole
+// prefilter instead. (A record the reader's prefilter already let through,
+// LogRecord::prefiltered, is not asked again.)
 // Otherwise one RE2::Set pass over the record's text finds every pattern that matches, then
 // the pattern's own RE2 runs for captures on the hits only, then the pattern's filters
 // (logger, minimum level, dataset). It never silently misses a hit: when the Set does not
@@ -26,6 +29,7 @@
 #include "base/result.h"
 #include "catalog/catalog.h"
 #include "decode/log_record.h"
+#include "match/folded_literal.h"
 #include "match/literal_gate.h"
 #include "match/literal_scanner.h"
 #include "match/pattern_hit.h"
@@ -82,6 +86,11 @@ class Matcher {
   // Whether the atoms found in a text let any pattern through. Remembered per thread for
   // the sets of atoms met (ordinary lines repeat a few message templates).
   bool PotentialsFrom(const std::vector<int>& found) const;
+  // For a text (made of `parts`) that holds gate literals: whether the prefilter of a
+  // pattern they stand for lets it through, asked of that pattern's own atoms. *decided is
+  // false (and the answer meaningless) when they stand for more than kOwnPrefiltersAtMost
+  // patterns: then all atoms are scanned for at once.
+  bool OwnPrefiltersPass(const std::vector<std::string_view>& parts, bool* decided) const;
   bool PassesFilters(int pattern, const LogRecord& record) const;
   bool CaptureHit(int pattern, std::string_view text, PatternHit* hit) const;
 
@@ -92,6 +101,14 @@ class Matcher {
   std::unique_ptr<re2::FilteredRE2> filtered_;  // null: no prefilter
   std::unique_ptr<LiteralGate> gate_;       // a record without a gate literal matches nothing
   std::unique_ptr<LiteralScanner> atoms_;
+  // A pattern's own prefilter: its atoms, and its FilteredRE2, which knows how they combine.
+  struct OwnPrefilter {
+    std::vector<FoldedLiteral> atoms;
+    std::unique_ptr<re2::FilteredRE2> filtered;
+  };
+  static constexpr size_t kOwnPrefiltersAtMost = 4;
+  std::vector<OwnPrefilter> own_prefilters_;           // per pattern
+  std::vector<std::vector<uint32_t>> gate_patterns_;  // per gate literal: the patterns it stands for
   size_t atom_count_ = 0;
   bool raw_prefilter_safe_ = false;
   mutable std::atomic<uint64_t> fallbacks_{0};

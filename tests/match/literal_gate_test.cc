@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "testing/random_text.h"
@@ -51,6 +52,38 @@ TEST(LiteralGateTest, AgreesWithANaiveSearchOnRandomTexts) {
   }
   EXPECT_GT(found, 300u) << "the texts exercise both answers";
   EXPECT_GT(missing, 300u);
+}
+
+// Hits() names every literal a text holds (Contains() stops at the first).
+TEST(LiteralGateTest, HitsNamesEveryLiteralATextHolds) {
+  std::mt19937 random(13);
+  for (int round = 0; round < 2000; ++round) {
+    std::vector<std::string> literals;
+    const size_t shortest = 1 + random() % 8;
+    for (int i = 0; i < 4; ++i) literals.push_back(testing::RandomText(random, shortest + (i == 0 ? 0 : random() % 4)));
+    const LiteralGate gate(literals);
+    const std::string text = testing::RandomText(random, random() % 80);
+    std::vector<uint32_t> hits;
+    gate.Hits(text, &hits);
+    std::sort(hits.begin(), hits.end());
+    hits.erase(std::unique(hits.begin(), hits.end()), hits.end());
+    std::vector<uint32_t> expected;
+    for (uint32_t i = 0; i < literals.size(); ++i) {
+      // (Literals the same once folded are one index each: the first one's.)
+      bool earlier = false;
+      for (uint32_t j = 0; j < i; ++j) earlier = earlier || gate.literals()[j] == gate.literals()[i];
+      if (!earlier && testing::ContainsIgnoringCase(text, literals[i])) expected.push_back(i);
+    }
+    for (uint32_t& hit : hits) {
+      for (uint32_t j = 0; j < hit; ++j) {
+        if (gate.literals()[j] == gate.literals()[hit]) hit = j;
+      }
+    }
+    std::sort(hits.begin(), hits.end());
+    hits.erase(std::unique(hits.begin(), hits.end()), hits.end());
+    EXPECT_EQ(hits, expected) << "text '" << text << "'";
+    EXPECT_EQ(gate.Contains(text), !expected.empty());
+  }
 }
 
 }  // namespace

@@ -169,6 +169,35 @@ TEST(MatcherTest, GateLooksForWhatTellsPatternsApart) {
   EXPECT_EQ(HitIds(**matcher, MakeRecord("Cluster health status changed from [RED] to [YELLOW]")), std::vector<int>{1});
 }
 
+// A record holding a pattern's gate literal but not the rest of what its prefilter needs
+// is ruled out by that pattern's own atoms, without scanning for every atom; a record
+// holding the gate literals of many patterns is asked all the atoms at once. Either way
+// every hit is found.
+TEST(MatcherTest, APatternsOwnAtomsRuleOutARecordHoldingOnlyItsGateLiteral) {
+  std::vector<Pattern> patterns = {
+      MakePattern("t.replica", R"(failed to perform (indices:data/write/[^\s]+) on replica)")};
+  for (int i = 0; i < 6; ++i) {
+    patterns.push_back(MakePattern("t.many" + std::to_string(i), "alpha" + std::to_string(i) + " beta gamma delta (\\d+)"));
+  }
+  const Catalog catalog(patterns, {});
+  auto matcher = Matcher::Create(catalog, MatcherOptions{});
+  ASSERT_TRUE(matcher.ok());
+  const std::string trace =
+      "org.elasticsearch.transport.RemoteTransportException: [es-3][10.0.3.7:9300][indices:data/write/bulk[s]]\n"
+      "\tat org.elasticsearch.index.engine.InternalEngine.index(InternalEngine.java:1)";
+  EXPECT_FALSE((*matcher)->MayMatch(trace)) << "its gate literal alone";
+  EXPECT_FALSE((*matcher)->MayMatchParts({"failed to perform x", "indices:data/write/bulk"})) << "' on replica' missing";
+  EXPECT_TRUE((*matcher)->MayMatchParts({"failed to perform x", "indices:data/write/bulk on replica"}))
+      << "every atom, in one part or another";
+  const std::string hit = "[es-1] failed to perform indices:data/write/bulk[s] on replica [idx][0]";
+  EXPECT_TRUE((*matcher)->MayMatch(hit));
+  EXPECT_EQ(HitIds(**matcher, MakeRecord(hit)), std::vector<int>{0});
+  std::string many;
+  for (int i = 0; i < 6; ++i) many += "alpha" + std::to_string(i) + " beta ";
+  EXPECT_FALSE((*matcher)->MayMatch(many)) << "six patterns' gate literals, none's other atoms";
+  EXPECT_EQ(HitIds(**matcher, MakeRecord(many + "alpha4 beta gamma delta 7")), std::vector<int>{5});
+}
+
 TEST(MatcherTest, EmptyCatalogMatchesNothing) {
   const Catalog catalog({}, {});
   auto matcher = Matcher::Create(catalog, MatcherOptions{});
