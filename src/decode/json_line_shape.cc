@@ -1,43 +1,10 @@
 #include "decode/json_line_shape.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include <cstring>
 
 #include "base/same_bytes.h"
 
 namespace foreshock {
-namespace {
-
-bool Refused(unsigned char byte) { return byte < 0x20 || byte >= 0x80 || byte == '\\'; }
-
-// The first quote at or after `at` in bytes[0, size), or QuoteIndex::kNone when a byte
-// QuoteIndex refuses comes first (or no quote does): sixteen bytes at a time where SSE2 is.
-size_t ClosingQuote(const char* bytes, size_t at, size_t size) {
-#if defined(__SSE2__)
-  const __m128i quote = _mm_set1_epi8('"');
-  const __m128i backslash = _mm_set1_epi8('\\');
-  const __m128i space = _mm_set1_epi8(0x20);
-  for (; size - at >= 16; at += 16) {
-    const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + at));
-    const auto quotes = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(chunk, quote)));
-    const auto refused = static_cast<unsigned>(
-        _mm_movemask_epi8(_mm_or_si128(_mm_cmplt_epi8(chunk, space), _mm_cmpeq_epi8(chunk, backslash))));
-    if ((quotes | refused) == 0) continue;
-    const unsigned first = static_cast<unsigned>(__builtin_ctz(quotes | refused));
-    return (refused >> first & 1) != 0 ? QuoteIndex::kNone : at + first;
-  }
-#endif
-  for (; at < size; ++at) {
-    if (bytes[at] == '"') return at;
-    if (Refused(static_cast<unsigned char>(bytes[at]))) return QuoteIndex::kNone;
-  }
-  return QuoteIndex::kNone;
-}
-
-}  // namespace
 
 void JsonLineShapes::Learn(std::string_view object, const std::vector<Member>& members) {
   if (members.empty() || members.size() > kMaxMembers) return;
@@ -105,7 +72,7 @@ size_t JsonLineShapes::FitsHead(const Shape& shape, std::string_view object, std
     const size_t length = shape.ends[i] - part;
     if (size - at < length || !SameBytes(bytes + at, layout + part, length)) return QuoteIndex::kNone;
     at += length;  // past the value's opening quote
-    const size_t closing = ClosingQuote(bytes, at, size);
+    const size_t closing = QuoteIndex::ClosingQuote(object, at);
     if (closing >= size - 1) return QuoteIndex::kNone;  // kNone too
     (*members)[i] = {std::string_view(bytes + at - 1, closing + 2 - at), shape.tags[i]};
     at = closing;

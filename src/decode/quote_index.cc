@@ -39,7 +39,35 @@ __attribute__((target("avx2"))) size_t IndexWordsAvx2(std::string_view text, uin
 
 #endif
 
+#if defined(__SSE2__)
+// Sixteen bytes at `from`: their quotes as bits, and in *refused_bits those of them refused
+// (compared as signed bytes, 0x80 and over are below a space too).
+unsigned ScanSixteen(const char* from, unsigned* refused_bits) {
+  const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i*>(from));
+  *refused_bits = static_cast<unsigned>(_mm_movemask_epi8(
+      _mm_or_si128(_mm_cmplt_epi8(chunk, _mm_set1_epi8(0x20)), _mm_cmpeq_epi8(chunk, _mm_set1_epi8('\\')))));
+  return static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(chunk, _mm_set1_epi8('"'))));
+}
+#endif
+
 }  // namespace
+
+size_t QuoteIndex::ClosingQuote(std::string_view text, size_t at) {
+#if defined(__SSE2__)
+  for (; text.size() - at >= 16; at += 16) {
+    unsigned refused = 0;
+    const unsigned quotes = ScanSixteen(text.data() + at, &refused);
+    if ((quotes | refused) == 0) continue;
+    const auto first = static_cast<unsigned>(__builtin_ctz(quotes | refused));
+    return (refused >> first & 1) != 0 ? kNone : at + first;
+  }
+#endif
+  for (; at < text.size(); ++at) {
+    if (text[at] == '"') return at;
+    if (Refuses(static_cast<unsigned char>(text[at]))) return kNone;
+  }
+  return kNone;
+}
 
 #if defined(__x86_64__)
 QuoteIndex::QuoteIndex(Vectors vectors) : avx2_(vectors == Vectors::kWidest && __builtin_cpu_supports("avx2")) {}
@@ -56,16 +84,11 @@ bool QuoteIndex::Build(std::string_view text) {
   if (avx2_) at = IndexWordsAvx2(text, words_.data(), &refused);
 #endif
 #if defined(__SSE2__)
-  const __m128i quote = _mm_set1_epi8('"');
-  const __m128i backslash = _mm_set1_epi8('\\');
-  const __m128i space = _mm_set1_epi8(0x20);
-  // Sixteen bytes: their quotes as bits, and whether any is refused (compared as signed
-  // bytes, 0x80 and over are below a space too).
   const auto scan = [&](size_t from, unsigned* refused_bits) {
-    const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + from));
-    *refused_bits |= static_cast<unsigned>(
-        _mm_movemask_epi8(_mm_or_si128(_mm_cmplt_epi8(chunk, space), _mm_cmpeq_epi8(chunk, backslash))));
-    return static_cast<uint64_t>(static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(chunk, quote))));
+    unsigned refused_here = 0;
+    const uint64_t quotes = ScanSixteen(bytes + from, &refused_here);
+    *refused_bits |= refused_here;
+    return quotes;
   };
   for (; at + 64 <= text.size(); at += 64) {  // a whole word at once
     words_[at / 64] = scan(at, &refused) | scan(at + 16, &refused) << 16 | scan(at + 32, &refused) << 32 |
@@ -78,7 +101,7 @@ bool QuoteIndex::Build(std::string_view text) {
   // The last bytes (or, without SSE2, all of them).
   for (; at < text.size(); ++at) {
     const auto byte = static_cast<unsigned char>(bytes[at]);
-    refused |= static_cast<unsigned>(byte < 0x20 || byte >= 0x80 || byte == '\\');
+    refused |= static_cast<unsigned>(Refuses(byte));
     if (byte == '"') words_[at / 64] |= uint64_t{1} << (at % 64);
   }
   return refused == 0;

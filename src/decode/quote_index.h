@@ -21,6 +21,12 @@ class QuoteIndex {
 
   explicit QuoteIndex(Vectors vectors = Vectors::kWidest);
 
+  // The bytes the walk refuses.
+  static bool Refuses(unsigned char byte) { return byte < 0x20 || byte >= 0x80 || byte == '\\'; }
+  // The first quote at or after `at` in `text`, searched for without an index, or kNone
+  // when a refused byte comes first (or no quote comes): where one string ends.
+  static size_t ClosingQuote(std::string_view text, size_t at);
+
   // Indexes `text`. False when it holds a refused byte (the index is then incomplete).
   bool Build(std::string_view text);
   // The position of the first quote at or after `at`, or kNone.

@@ -49,6 +49,36 @@ TEST_P(QuoteIndexTest, ReusedForLongerAndShorterLines) {
   EXPECT_EQ(index.NextQuote(0), QuoteIndex::kNone);
 }
 
+// ClosingQuote() finds, without an index, the quote a string ends at, unless a byte the
+// walk refuses comes first: on random texts, at every offset, what a byte-by-byte look says.
+TEST(QuoteIndexClosingQuoteTest, FindsTheNextQuoteUnlessARefusedByteComesFirst) {
+  std::mt19937 random(3);
+  const std::string alphabet = std::string("ab \"\\\t\x01\x7f\x80\xe9") + std::string(12, 'x');
+  size_t found = 0;
+  size_t refused = 0;
+  for (int round = 0; round < 3000; ++round) {
+    std::string text;
+    const size_t size = random() % 60;
+    for (size_t i = 0; i < size; ++i) text += alphabet[random() % alphabet.size()];
+    for (size_t at = 0; at <= text.size(); ++at) {
+      size_t want = QuoteIndex::kNone;
+      for (size_t i = at; i < text.size(); ++i) {
+        if (text[i] == '"') {
+          want = i;
+          break;
+        }
+        if (QuoteIndex::Refuses(static_cast<unsigned char>(text[i]))) break;
+      }
+      ASSERT_EQ(QuoteIndex::ClosingQuote(text, at), want) << "at " << at << " in " << text;
+      (want == QuoteIndex::kNone ? refused : found) += 1;
+    }
+  }
+  EXPECT_GT(found, 5000u);
+  EXPECT_GT(refused, 5000u);
+  EXPECT_TRUE(QuoteIndex::Refuses('\\') && QuoteIndex::Refuses('\t') && QuoteIndex::Refuses(0x80));
+  EXPECT_FALSE(QuoteIndex::Refuses('"') || QuoteIndex::Refuses(0x7f) || QuoteIndex::Refuses(' '));
+}
+
 INSTANTIATE_TEST_SUITE_P(Vectors, QuoteIndexTest,
                          testing::Values(QuoteIndex::Vectors::kWidest, QuoteIndex::Vectors::kSse2));
 
