@@ -82,6 +82,11 @@ size_t JsonLineShapes::FitsHead(const Shape& shape, std::string_view object, std
 }
 
 bool JsonLineShapes::MatchByTail(std::string_view object, std::vector<Member>* members) {
+  if (resting_ > 0) {
+    --resting_;
+    return false;
+  }
+  bool head_fits = false;
   for (size_t tried = 0; tried < kShapes; ++tried) {
     const size_t slot = (last_fit_ + tried) % kShapes;
     Shape& shape = shapes_[slot];
@@ -89,6 +94,7 @@ bool JsonLineShapes::MatchByTail(std::string_view object, std::vector<Member>* m
     members->resize(shape.head);
     const size_t from = FitsHead(shape, object, members);
     if (from == QuoteIndex::kNone) continue;
+    head_fits = true;
     const std::string_view rest = object.substr(from);
     for (size_t seen = 0; seen < kTails; ++seen) {
       const size_t which = (shape.last_tail + seen) % kTails;
@@ -97,8 +103,13 @@ bool JsonLineShapes::MatchByTail(std::string_view object, std::vector<Member>* m
       for (const TaggedValue& value : tail.tagged) members->push_back({rest.substr(value.offset, value.size), value.tag});
       shape.last_tail = which;
       last_fit_ = slot;
+      misses_ = 0;
       return true;
     }
+  }
+  if (head_fits && ++misses_ == kMissesBeforeRest) {
+    misses_ = 0;
+    resting_ = kRestLines;
   }
   return false;
 }

@@ -11,8 +11,11 @@
 // first. What follows a line's head (its members up to the one tagged head_tag, the message)
 // is often the same bytes line after line (the same logger, thread, node and cluster): each
 // layout also keeps the last kTails such tails it saw, and MatchByTail() takes a line whose
-// tail is one of them by walking its head alone, without a quote index. Not thread-safe:
-// one per thread.
+// tail is one of them by walking its head alone, without a quote index. That pays only
+// where lines repeat their tails: after kMissesBeforeRest lines in a row whose head fit but
+// whose tail was not kept, MatchByTail() rests for kRestLines lines (answers no at once, keeps
+// no tail). Not
+// thread-safe: one per thread.
 
 #include <array>
 #include <cstdint>
@@ -29,6 +32,8 @@ class JsonLineShapes {
   static constexpr uint8_t kNoTag = 0xff;
   static constexpr size_t kShapes = 4;
   static constexpr size_t kTails = 8;
+  static constexpr size_t kMissesBeforeRest = 32;
+  static constexpr size_t kRestLines = 1024;
   static constexpr size_t kMaxMembers = 64;
   static constexpr size_t kMaxLayoutBytes = 4096;
 
@@ -50,7 +55,7 @@ class JsonLineShapes {
   // Keeps the tail of the line Match() last matched, `object` with its *members, once the
   // header walk vouched for it (Learn() keeps the tail of the line it learns from).
   void KeepTail(std::string_view object, const std::vector<Member>& members) {
-    KeepTail(&shapes_[last_fit_], object, members);
+    if (resting_ == 0) KeepTail(&shapes_[last_fit_], object, members);
   }
   // True when `object`'s head fits a learned layout (its values hold no quote and no byte
   // QuoteIndex refuses) and the rest of it, from the head's last value's closing quote on,
@@ -86,6 +91,8 @@ class JsonLineShapes {
   static void KeepTail(Shape* shape, std::string_view object, const std::vector<Member>& members);
 
   uint8_t head_tag_;
+  size_t misses_ = 0;   // MatchByTail() calls in a row whose head fit and tail did not
+  size_t resting_ = 0;  // calls MatchByTail() still answers no to at once
   std::array<Shape, kShapes> shapes_;
   size_t next_ = 0;      // the slot the next layout learned takes
   size_t last_fit_ = 0;  // the slot of the last layout that fit: tried first

@@ -172,6 +172,27 @@ TEST(JsonLineShapesTest, KeepsTheLastFewTailsOfALayout) {
   }
 }
 
+// Where lines do not repeat their tails (a thread name of their own each), MatchByTail()
+// soon rests, and takes lines by their tail again after the rest.
+TEST(JsonLineShapesTest, RestsWhereLinesDoNotRepeatTheirTails) {
+  JsonLineShapes shapes(kHeadTag);
+  auto line = [](size_t thread) { return R"({"a":"1","message":"m","thread":"T#)" + std::to_string(thread) + "\"}"; };
+  const std::string first = line(0);
+  shapes.Learn(first, MembersOf(first));
+  ASSERT_EQ(ValuesByTail(&shapes, first).size(), 3u);
+  for (size_t thread = 1; thread <= JsonLineShapes::kMissesBeforeRest; ++thread) {
+    EXPECT_EQ(ValuesByTail(&shapes, line(thread)), std::vector<std::string>{"no match"});
+    if (thread < JsonLineShapes::kMissesBeforeRest) MatchAndKeep(&shapes, line(thread));
+  }
+  // Resting: not even a kept tail is taken, and none is kept.
+  MatchAndKeep(&shapes, line(1000));
+  for (size_t i = 0; i < JsonLineShapes::kRestLines; ++i) {
+    ASSERT_EQ(ValuesByTail(&shapes, line(JsonLineShapes::kMissesBeforeRest - 1)), std::vector<std::string>{"no match"}) << i;
+  }
+  EXPECT_EQ(ValuesByTail(&shapes, line(JsonLineShapes::kMissesBeforeRest - 1)).size(), 3u) << "after the rest";
+  EXPECT_EQ(ValuesByTail(&shapes, line(1000)), std::vector<std::string>{"no match"}) << "kept while resting: not";
+}
+
 // Random lines of two layouts, a few tails and values of random bytes (quotes, backslashes,
 // control and high bytes among them): whatever MatchByTail() takes, Match() takes the same.
 TEST(JsonLineShapesTest, WhatMatchByTailTakesMatchTakesTheSame) {
@@ -186,8 +207,8 @@ TEST(JsonLineShapesTest, WhatMatchByTailTakesMatchTakesTheSame) {
   auto line = [&] {
     const bool first_layout = random() % 2 == 0;
     return std::string(first_layout ? R"({"t":")" : R"({"time":")") + (random() % 4 == 0 ? value() : "12:00") +
-           R"(","message":")" + value() + R"(","node":"n)" + std::to_string(random() % 10) + R"(","x":")" +
-           (random() % 3 == 0 ? value() : "y") + "\"}";
+           R"(","message":")" + value() + R"(","node":"n)" + std::to_string(random() % 3) + R"(","x":")" +
+           (random() % 8 == 0 ? value() : "y") + "\"}";
   };
   JsonLineShapes shapes(kHeadTag);
   size_t taken = 0;
