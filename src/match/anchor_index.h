@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace foreshock {
@@ -20,6 +21,13 @@ inline constexpr auto kAsciiLower = [] {
   for (int i = 0; i < 256; ++i) lower[i] = static_cast<uint8_t>(i >= 'A' && i <= 'Z' ? i - 'A' + 'a' : i);
   return lower;
 }();
+
+// `text` in ASCII lower case.
+inline std::string AsciiLowered(std::string_view text) {
+  std::string lowered(text);
+  for (char& c : lowered) c = static_cast<char>(kAsciiLower[static_cast<unsigned char>(c)]);
+  return lowered;
+}
 
 // How common a byte is in log text, as a guess: spaces, punctuation and digits most (3),
 // then the commonest letters (2), other letters (1). Anchors of rare bytes are hit by few

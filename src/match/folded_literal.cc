@@ -4,14 +4,11 @@
 #include <emmintrin.h>
 #endif
 
-#include <cstring>
-
 #include "match/anchor_index.h"
 
 namespace foreshock {
 
-FoldedLiteral::FoldedLiteral(std::string_view literal) {
-  for (char c : literal) lowered_.push_back(static_cast<char>(kAsciiLower[static_cast<unsigned char>(c)]));
+FoldedLiteral::FoldedLiteral(std::string_view literal) : lowered_(AsciiLowered(literal)) {
   int best = 1 << 20;
   for (size_t i = 0; i < lowered_.size(); ++i) {
     const int commonness = Commonness(static_cast<unsigned char>(lowered_[i]));

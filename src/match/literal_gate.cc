@@ -27,11 +27,7 @@ LiteralGate::LiteralGate(const std::vector<std::string>& literals) {
   for (const std::string& literal : literals) shortest = std::min(shortest, literal.size());
   key_bytes_ = std::clamp<size_t>(shortest, 1, 4);
   stride_ = shortest - key_bytes_ + 1;
-  for (const std::string& literal : literals) {
-    std::string folded;
-    for (char c : literal) folded.push_back(static_cast<char>(kAsciiLower[static_cast<unsigned char>(c)]));
-    folded_.push_back(std::move(folded));
-  }
+  for (const std::string& literal : literals) folded_.push_back(AsciiLowered(literal));
   // Per literal, one key for each residue of its offsets mod stride: the likely rarest.
   for (size_t index = 0; index < folded_.size(); ++index) {
     const auto* bytes = reinterpret_cast<const unsigned char*>(folded_[index].data());

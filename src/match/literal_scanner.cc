@@ -90,11 +90,7 @@ LiteralScanner::LiteralScanner(const std::vector<std::string>& literals)
     }
     trigrams_.Seal();
   }
-  for (const std::string& literal : literals) {
-    std::string folded;
-    for (char c : literal) folded.push_back(static_cast<char>(Fold(static_cast<unsigned char>(c))));
-    folded_.push_back(std::move(folded));
-  }
+  for (const std::string& literal : literals) folded_.push_back(AsciiLowered(literal));
   // The scanning table: each entry is the next state's row offset, shifted left once, with
   // the low bit set when that state ends a literal; no multiply or output lookup per byte.
   table_.resize(transitions_.size());

@@ -291,20 +291,9 @@ bool Matcher::MayMatchParts(const std::vector<std::string_view>& parts) const {
 
 bool Matcher::MayMatch(std::string_view text) const {
   if (filtered_ == nullptr) return true;
-  thread_local std::vector<int> found;
-  found.clear();
-  bool may = gate_->Contains(text);
-  if (may) {
-    bool decided = false;
-    thread_local std::vector<std::string_view> parts(1);
-    parts[0] = text;
-    may = OwnPrefiltersPass(parts, &decided);
-    if (!decided) {
-      atoms_->Scan(text, &found);
-      std::sort(found.begin(), found.end());
-      may = PotentialsFrom(found);
-    }
-  }
+  thread_local std::vector<std::string_view> parts(1);
+  parts[0] = text;
+  const bool may = MayMatchParts(parts);
   (may ? prefilter_passed_ : prefilter_skipped_).fetch_add(1, std::memory_order_relaxed);
   return may;
 }
