@@ -11,12 +11,25 @@
 
 namespace foreshock {
 
+namespace {
+
+std::unordered_set<std::string> IdentitiesOf(const Spool& spool) {
+  std::unordered_set<std::string> identities;
+  for (const std::string& payload : spool.Payloads()) {
+    identities.insert(AlertIdentity(nlohmann::json::parse(payload, nullptr, false)));
+  }
+  return identities;
+}
+
+}  // namespace
+
 DeliveryQueue::DeliveryQueue(std::unique_ptr<Destination> destination, std::unique_ptr<Spool> spool,
                              RetryPolicy retry, std::string rejected_path)
     : destination_(std::move(destination)),
       spool_(std::move(spool)),
       retry_(retry),
       rejected_path_(std::move(rejected_path)),
+      held_at_start_(IdentitiesOf(*spool_)),
       worker_([this] { Work(); }) {}
 
 DeliveryQueue::~DeliveryQueue() {
@@ -26,6 +39,11 @@ DeliveryQueue::~DeliveryQueue() {
   }
   wake_.notify_all();
   worker_.join();
+}
+
+Status DeliveryQueue::EmitUnlessHeld(const Alert& alert) {
+  if (held_at_start_.contains(AlertIdentity(alert))) return Status();
+  return Emit(alert);
 }
 
 Status DeliveryQueue::Emit(const Alert& alert) {

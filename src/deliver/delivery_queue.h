@@ -14,6 +14,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <unordered_set>
 
 #include "deliver/destination.h"
 #include "deliver/spool.h"
@@ -48,6 +49,9 @@ class DeliveryQueue final : public Sink {
 
   std::string_view name() const override { return destination_->name(); }
   Status Emit(const Alert& alert) override;
+  // An alert a killed run may have spooled already: not spooled again when the spool held
+  // it at start-up (then it is delivered, or on its way, from there).
+  Status EmitUnlessHeld(const Alert& alert) override;
 
   // Waits until every spooled alert is delivered or `at_most` passed; returns how many are
   // left.
@@ -74,6 +78,9 @@ class DeliveryQueue final : public Sink {
   bool stopping_ = false;
   bool pushed_ = false;
   DeliveryStats stats_;  // guarded by mutex_ (depth and spool bytes come from the spool)
+  // AlertIdentity() of each alert the spool held at start-up, from a previous run. Set
+  // before the worker starts popping them.
+  const std::unordered_set<std::string> held_at_start_;
   std::thread worker_;
 };
 

@@ -155,6 +155,13 @@ Status Spool::PopFront(uint64_t id) {
   return SaveDelivered();
 }
 
+std::vector<std::string> Spool::Payloads() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> payloads;
+  for (const Entry& entry : entries_) payloads.push_back(entry.payload);
+  return payloads;
+}
+
 size_t Spool::depth() const {
   std::lock_guard lock(mutex_);
   return entries_.size();

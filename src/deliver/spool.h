@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "base/result.h"
 
@@ -40,6 +41,8 @@ class Spool {
   // Entry `id` was delivered: forgets it (a no-op when it was dropped meanwhile).
   Status PopFront(uint64_t id);
 
+  // The payloads of the entries waiting, oldest first.
+  std::vector<std::string> Payloads() const;
   size_t depth() const;
   size_t bytes() const;
   uint64_t dropped() const;

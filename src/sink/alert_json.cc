@@ -89,6 +89,20 @@ std::string AlertToJsonLine(const Alert& alert) {
   return line;
 }
 
+std::string AlertIdentity(const Alert& alert) {
+  return alert.fingerprint + " " + std::string(ActionName(alert.action)) + " " + std::to_string(alert.stage) + " " +
+         FormatTimestamp(alert.time);
+}
+
+std::string AlertIdentity(const nlohmann::json& json) {
+  if (!json.is_object()) return "";
+  const auto& fs = json.value("foreshock", nlohmann::json::object());
+  const auto& event = json.value("event", nlohmann::json::object());
+  if (!fs.is_object() || !event.is_object()) return "";
+  return fs.value("fingerprint", "") + " " + event.value("action", "") + " " + std::to_string(fs.value("stage", -1)) +
+         " " + json.value("@timestamp", "");
+}
+
 bool FileHoldsAlert(int fd, const Alert& alert) {
   struct stat info {};
   if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode) || info.st_size == 0) return false;
@@ -102,8 +116,7 @@ bool FileHoldsAlert(int fd, const Alert& alert) {
   ::close(reader);
   if (got <= 0) return false;
   tail.resize(static_cast<size_t>(got));
-  const std::string action(ActionName(alert.action));
-  const std::string stamp = FormatTimestamp(alert.time);
+  const std::string identity = AlertIdentity(alert);
   std::string_view rest(tail);
   while (!rest.empty()) {
     const size_t end = rest.find('\n');
@@ -111,13 +124,7 @@ bool FileHoldsAlert(int fd, const Alert& alert) {
     rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
     if (line.find(alert.fingerprint) == std::string_view::npos) continue;
     const auto json = nlohmann::json::parse(line, nullptr, false);
-    if (json.is_discarded() || !json.is_object()) continue;
-    const auto& fs = json.value("foreshock", nlohmann::json::object());
-    if (fs.value("fingerprint", "") == alert.fingerprint && fs.value("stage", -1) == alert.stage &&
-        json.value("@timestamp", "") == stamp &&
-        json.value("event", nlohmann::json::object()).value("action", "") == action) {
-      return true;
-    }
+    if (!json.is_discarded() && AlertIdentity(json) == identity) return true;
   }
   return false;
 }

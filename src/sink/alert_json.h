@@ -21,8 +21,14 @@ std::string DumpAlertJson(const nlohmann::json& json);
 // The alert as one line of DumpAlertJson() text ending in '\n'.
 std::string AlertToJsonLine(const Alert& alert);
 
-// True when `fd` is a regular file whose last MiB holds a JSON line of this alert (same
-// fingerprint, action, stage and time): the read-back behind Sink::EmitUnlessHeld().
+// What tells one alert from another when it is delivered again after a restart: its
+// fingerprint, action, stage and time, of the alert or of its JSON ("" for JSON that is no
+// alert's).
+std::string AlertIdentity(const Alert& alert);
+std::string AlertIdentity(const nlohmann::json& json);
+
+// True when `fd` is a regular file whose last MiB holds a JSON line of this alert (the
+// same AlertIdentity()): the read-back behind Sink::EmitUnlessHeld().
 bool FileHoldsAlert(int fd, const Alert& alert);
 
 }  // namespace foreshock
