@@ -15,6 +15,15 @@ constexpr auto kReportInterval = std::chrono::seconds(10);
 
 const EnvelopeHints kNoHints;  // of a line that came without an envelope
 
+// A record decoded header-only: its time, node and cluster, and no text.
+void FillFromHeader(const RecordHeader& header, LogRecord* record) {
+  record->Clear();
+  record->time = header.time;
+  record->has_time = header.has_time;
+  record->node.assign(header.node);
+  record->cluster.assign(header.cluster);
+}
+
 bool IsCompressed(std::string_view head) {
   return (head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f &&
           static_cast<unsigned char>(head[1]) == 0x8b) ||
@@ -101,30 +110,17 @@ bool RecordReader::QuietLaneOpen() const {
   return ring_count_ == 0 && !assembler_.has_pending() && envelopes_.sniffing() && !envelopes_.joining();
 }
 
-bool RecordReader::IsQuietRecord(std::string_view line, std::string_view after) const {
-  if (line.size() > options_.record_limits.max_record_bytes) return false;
-  if (RecordAssembler::StartsPlainRecord(line)) {
-    // No envelope starts with '['. The line is its record's last only when the next line
-    // starts a record (the first bytes tell; no pattern the assembler looks for holds a
-    // newline).
-    constexpr size_t kTellingBytes = 16;
-    return after.size() >= kTellingBytes && RecordAssembler::StartsPlainRecord(after.substr(0, kTellingBytes));
-  }
-  // A JSON record is whole when DecodeHeader vouches for it (its braces close), and no
-  // envelope's (a JSON decoder vouches for no line holding an envelope's marker).
-  return line.starts_with("{\"");
-}
-
 bool RecordReader::TakeQuiet(std::string_view line, std::string_view after, LogRecord* record) {
   if (!QuietLaneOpen() || !IsQuietRecord(line, after) || RememberedMayMatch(framer_.line_end(), line.size())) {
     return false;
   }
   std::string_view format;
   bool may_match = false;
-  if (!DecodeHeaderOnly(line, line_options_, record, &format, &may_match)) {
+  if (!DecodeHeaderOnly(line, line_options_, &header_, &format, &may_match)) {
     if (may_match) RememberMayMatch(framer_.line_end(), line.size());
     return false;
   }
+  FillFromHeader(header_, record);
   processed_offset_ = std::max(processed_offset_, framer_.line_end());
   ++stats_.header_only;
   ++stats_.quiet_lane;
@@ -138,6 +134,8 @@ uint64_t RecordReader::SkipQuietRun(TimePoint before, TimePoint* newest) {
   const std::string_view buffer = data_;
   size_t at = framed_;
   uint64_t skipped = 0;
+  TimePoint latest = TimePoint::min();
+  TimePoint last = TimePoint::min();
   while (at < buffer.size()) {
     const auto* newline = static_cast<const char*>(std::memchr(buffer.data() + at, '\n', buffer.size() - at));
     if (newline == nullptr) break;
@@ -150,24 +148,27 @@ uint64_t RecordReader::SkipQuietRun(TimePoint before, TimePoint* newest) {
     }
     std::string_view format;
     bool may_match = false;
-    if (!DecodeHeaderOnly(line, line_options_, &quiet_record_, &format, &may_match)) {
+    if (!DecodeHeaderOnly(line, line_options_, &header_, &format, &may_match)) {
       // Where the line ends in the stream: the framer stands at data_[framed_].
       if (may_match) RememberMayMatch(framer_.line_end() + (end + 1 - framed_), line.size());
       break;
     }
-    if (!quiet_record_.has_time || quiet_record_.time >= before) break;  // Read() hands it out
-    // What TakeQuiet(), Finish() and ApplyHints() do for a quiet-lane record with a time.
+    if (!header_.has_time || header_.time >= before) break;  // Read() hands it out
+    // What TakeQuiet(), Finish() and ApplyHints() do for a quiet-lane record with a time
+    // (the counts and times of the whole run are settled after the loop).
     CountRecord(line, /*envelope=*/"", format);
-    ++stats_.header_only;
-    ++stats_.quiet_lane;
-    ++stats_.quiet_run;
-    last_time_ = quiet_record_.time;
-    have_time_ = true;
-    *newest = skipped == 0 ? quiet_record_.time : std::max(*newest, quiet_record_.time);
+    last = header_.time;
+    latest = std::max(latest, last);
     ++skipped;
     at = end + 1;
   }
   if (skipped > 0) {
+    stats_.header_only += skipped;
+    stats_.quiet_lane += skipped;
+    stats_.quiet_run += skipped;
+    last_time_ = last;
+    have_time_ = true;
+    *newest = latest;
     framer_.SkipLines(skipped, at - framed_);
     line_number_ += skipped;
     processed_offset_ = std::max(processed_offset_, framer_.line_end());
@@ -177,13 +178,13 @@ uint64_t RecordReader::SkipQuietRun(TimePoint before, TimePoint* newest) {
   return skipped;
 }
 
-bool RecordReader::DecodeHeaderOnly(std::string_view text, const DecodeOptions& options, LogRecord* record,
+bool RecordReader::DecodeHeaderOnly(std::string_view text, const DecodeOptions& options, RecordHeader* header,
                                     std::string_view* format, bool* may_match) {
   // The format reads time and node without a full parse, and no pattern literal is in the
   // parts that would make the record's text (the decoder vouches that those are the text's
   // bytes, no escape hiding a literal).
-  if (!QuietLaneOn() || !decoders_->DecodeHeader(text, options, record, &searchable_, format)) return false;
-  if (!options_.prefilter->MayMatchParts(searchable_)) return true;
+  if (!QuietLaneOn() || !decoders_->DecodeHeader(text, options, header, format)) return false;
+  if (!options_.prefilter->MayMatchParts(header->searchable())) return true;
   if (may_match != nullptr) *may_match = true;
   return false;
 }
@@ -298,8 +299,11 @@ bool RecordReader::DecodeNext(LogRecord* record) {
   std::string why;
   std::string_view format;
   bool may_match = RememberedMayMatch(pending.end_offset, pending.text.size());
-  const bool header_only = !may_match && DecodeHeaderOnly(pending.text, decode_options_, record, &format, &may_match);
-  if (header_only) ++stats_.header_only;
+  const bool header_only = !may_match && DecodeHeaderOnly(pending.text, decode_options_, &header_, &format, &may_match);
+  if (header_only) {
+    ++stats_.header_only;
+    FillFromHeader(header_, record);
+  }
   const Decoder::Outcome outcome =
       header_only ? Decoder::Outcome::kDecoded : decoders_->Decode(pending.text, decode_options_, record, &why, &format);
   // The prefilter found a literal in the parts the header vouched for: the text decoded

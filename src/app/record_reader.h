@@ -113,13 +113,27 @@ class RecordReader final : public RecordStream {
   // Whether the reader's state lets the quiet lane take the next line.
   bool QuietLaneOpen() const;
   // Whether a line is a record by itself, as far as its bytes and the next line's tell.
-  bool IsQuietRecord(std::string_view line, std::string_view after) const;
+  // Inline: asked of every line of a quiet run.
+  bool IsQuietRecord(std::string_view line, std::string_view after) const {
+    if (line.size() > options_.record_limits.max_record_bytes) return false;
+    if (RecordAssembler::StartsPlainRecord(line)) {
+      // No envelope starts with '['. The line is its record's last only when the next line
+      // starts a record (the first bytes tell; no pattern the assembler looks for holds a
+      // newline).
+      return after.size() >= kTellingBytes && RecordAssembler::StartsPlainRecord(after);
+    }
+    // A JSON record is whole when DecodeHeader vouches for it (its braces close), and no
+    // envelope's (a JSON decoder vouches for no line holding an envelope's marker).
+    return line.starts_with("{\"");
+  }
+  // Bytes of the next line that tell whether it starts a plain record.
+  static constexpr size_t kTellingBytes = 16;
   // The cheap path, for records the prefilter rules out on their raw text: time, node and
-  // cluster without a full parse. False (and *record unspecified) when it does not apply.
-  // `options` is line_options_ for a single framed line, decode_options_ for a record.
-  // *may_match (when given) is set when the format vouched for the header but the prefilter
-  // found a literal in its parts.
-  bool DecodeHeaderOnly(std::string_view text, const DecodeOptions& options, LogRecord* record,
+  // cluster without a full parse, as views into `text`. False (and *header unspecified)
+  // when it does not apply. `options` is line_options_ for a single framed line,
+  // decode_options_ for a record. *may_match (when given) is set when the format vouched for
+  // the header but the prefilter found a literal in its parts.
+  bool DecodeHeaderOnly(std::string_view text, const DecodeOptions& options, RecordHeader* header,
                         std::string_view* format, bool* may_match = nullptr);
   // A line the prefilter could not rule out is judged once: SkipQuietRun() stops before it,
   // TakeQuiet() and DecodeNext() then see it again, and decode it in full without asking.
@@ -168,7 +182,7 @@ class RecordReader final : public RecordStream {
   std::string buffer_;     // for sources that read into the caller's string (Source::ReadView)
   std::string_view data_;  // the bytes read last: in buffer_ or in the source's own buffer
   size_t framed_ = 0;      // bytes of data_ already framed
-  LogRecord quiet_record_;  // SkipQuietRun's scratch record, reused
+  RecordHeader header_;  // DecodeHeaderOnly()'s, reused
   std::pair<uint64_t, size_t> may_match_line_{UINT64_MAX, 0};  // see RememberMayMatch()
   uint64_t line_number_ = 0;
   uint64_t processed_offset_ = 0;
@@ -181,7 +195,6 @@ class RecordReader final : public RecordStream {
   std::chrono::steady_clock::time_point report_window_{};
   uint64_t suppressed_ = 0;
   InputStats stats_;
-  std::vector<std::string_view> searchable_;  // DecodeHeader()'s parts, reused
 };
 
 }  // namespace foreshock

@@ -4,9 +4,10 @@
 // Decoders are stateless: Decode() is const, never throws and may be shared. To support a
 // new format, implement this interface and add a row to decoder_registry.cc.
 
+#include <array>
+#include <span>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "base/time.h"
 #include "base/time_zone.h"
@@ -19,6 +20,22 @@ struct DecodeOptions {
   // The caller vouches that the text holds no line break (the reader's quiet lane hands
   // over single lines it has framed): a decoder need not look for one.
   bool one_line = false;
+};
+
+// What Decoder::DecodeHeader() reads of a record: views into the text it was given, so a
+// record that turns out to be of no interest costs no copy.
+struct RecordHeader {
+  static constexpr size_t kMaxParts = 4;  // the message and three exception fields at most
+  TimePoint time{};
+  bool has_time = false;
+  std::string_view node;  // empty when the record names none
+  std::string_view cluster;
+  // The parts of the text that Decode() would put into the record's text, in that order.
+  std::array<std::string_view, kMaxParts> parts{};
+  size_t part_count = 0;
+
+  std::span<const std::string_view> searchable() const { return {parts.data(), part_count}; }
+  void AddPart(std::string_view part) { parts[part_count++] = part; }
 };
 
 class Decoder {
@@ -40,18 +57,18 @@ class Decoder {
   virtual Outcome Decode(std::string_view text, const DecodeOptions& options, LogRecord* record,
                          std::string* why) const = 0;
 
-  // The fast path for lines that turn out to be of no interest: fills only what correlation
-  // needs of every line (time, node, cluster), leaves the text empty, and points
-  // *searchable at the parts of `text` that Decode() would put into the record's text (the
-  // message, exception fields), so the caller can check those for pattern literals before
-  // deciding to decode in full. Returns true only when Decode() would certainly return
-  // kDecoded with exactly those fields and that text, made of those parts' own bytes (a
-  // format with escapes refuses a line that holds one); on any doubt false. A line holding an
-  // envelope's marker key (IsEnvelopeMarker) is always a doubt: a line vouched for is known
-  // to pass the envelope unwrapper unchanged.
-  // REQUIRES: *record was Clear()ed by the caller.
-  virtual bool DecodeHeader(std::string_view /*text*/, const DecodeOptions& /*options*/, LogRecord* /*record*/,
-                            std::vector<std::string_view>* /*searchable*/) const {
+  // The fast path for lines that turn out to be of no interest: reads only what correlation
+  // needs of every line (time, node, cluster) and the parts of `text` that Decode() would
+  // put into the record's text (the message, exception fields), all as views into `text`,
+  // so the caller can check the parts for pattern literals before deciding to decode in
+  // full. Returns true only when Decode() would certainly return kDecoded with exactly that
+  // time, node and cluster and that text, made of those parts' own bytes (a format with
+  // escapes refuses a line that holds one); on any doubt false. A line holding an envelope's
+  // marker key (IsEnvelopeMarker) is always a doubt: a line vouched for is known to pass the
+  // envelope unwrapper unchanged.
+  // REQUIRES: *header is empty (RecordHeader{}).
+  virtual bool DecodeHeader(std::string_view /*text*/, const DecodeOptions& /*options*/,
+                            RecordHeader* /*header*/) const {
     return false;
   }
 

@@ -94,12 +94,4 @@ Decoder::Outcome DecoderSet::Decode(std::string_view text, const DecodeOptions& 
   return result;
 }
 
-bool DecoderSet::DecodeHeader(std::string_view text, const DecodeOptions& options, LogRecord* record,
-                              std::vector<std::string_view>* searchable, std::string_view* format) {
-  record->Clear();
-  if (!decoders_[last_used_]->DecodeHeader(text, options, record, searchable)) return false;
-  *format = names_[last_used_];
-  return true;
-}
-
 }  // namespace foreshock

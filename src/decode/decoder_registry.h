@@ -38,8 +38,14 @@ class DecoderSet {
                           std::string* why, std::string_view* format);
   // Decoder::DecodeHeader() with the format that decoded the last record, which Decode()
   // would try first. False when it cannot vouch for the record; then call Decode().
-  bool DecodeHeader(std::string_view text, const DecodeOptions& options, LogRecord* record,
-                    std::vector<std::string_view>* searchable, std::string_view* format);
+  // Inline: the reader asks it of every ordinary line.
+  bool DecodeHeader(std::string_view text, const DecodeOptions& options, RecordHeader* header,
+                    std::string_view* format) {
+    *header = RecordHeader{};
+    if (!decoders_[last_used_]->DecodeHeader(text, options, header)) return false;
+    *format = names_[last_used_];
+    return true;
+  }
 
  private:
   explicit DecoderSet(std::vector<std::unique_ptr<Decoder>> decoders);

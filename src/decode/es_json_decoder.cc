@@ -1,9 +1,11 @@
 #include "decode/es_json_decoder.h"
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "base/same_bytes.h"
@@ -351,15 +353,39 @@ bool WalkHeader(std::string_view object, const QuoteIndex& quotes, KeyMeanings& 
   return true;
 }
 
+
+// Reads the header fields into *header from their values (with their quotes, as the walk or
+// a learned layout found them; an empty view for a field absent). False when the time or
+// the message is absent or not a string: Decode() calls such a line malformed or another
+// format's.
+bool ReadHeaderFields(std::span<const std::string_view, kHeaderFields> values, const DecodeOptions& options,
+                      RecordHeader* header) {
+  auto string_value = [](std::string_view value) -> std::optional<std::string_view> {
+    if (value.size() < 2 || value.front() != '"') return std::nullopt;
+    return value.substr(1, value.size() - 2);
+  };
+  const auto stamp = string_value(values[kTime]);
+  const auto message = string_value(values[kMessage]);
+  if (!stamp || !message) return false;
+  if (auto parsed = ParseTimestamp(*stamp, *options.zone)) {
+    header->time = parsed->time;
+    header->has_time = true;
+  }
+  if (auto value = string_value(values[kNode])) header->node = *value;
+  if (auto value = string_value(values[kCluster])) header->cluster = *value;
+  header->AddPart(*message);
+  for (const size_t field : {kErrorType, kErrorMessage, kStackTrace}) {
+    if (auto value = string_value(values[field])) header->AddPart(*value);
+  }
+  return true;
+}
+
 }  // namespace
 
-bool EsJsonDecoder::DecodeHeader(std::string_view text, const DecodeOptions& options, LogRecord* record,
-                                 std::vector<std::string_view>* searchable) const {
+bool EsJsonDecoder::DecodeHeader(std::string_view text, const DecodeOptions& options, RecordHeader* header) const {
+  static_assert(kHeaderFields <= JsonLineShapes::kMaxTags);
   static const HeaderKeys kEcsKeys(kEcsFields);
   static const HeaderKeys kEs7Keys(kEs7Fields);
-  FoundField fields[kHeaderFields];
-  FoundField& time = fields[kTime];
-  FoundField& message = fields[kMessage];
   thread_local KeyMeanings ecs_meanings(&kEcsKeys);
   thread_local KeyMeanings es7_meanings(&kEs7Keys);
   thread_local JsonLineShapes ecs_shapes(kMessage);
@@ -368,45 +394,36 @@ bool EsJsonDecoder::DecodeHeader(std::string_view text, const DecodeOptions& opt
   JsonLineShapes& shapes = ecs ? ecs_shapes : es7_shapes;
   const std::string_view object = ObjectOf(text);
   if (object.empty()) return false;
+  // When all after its message is an earlier vouched line's, only the head is read: its
+  // values are new, and checked for envelope markers; the tail's were, when it was kept.
+  thread_local JsonLineShapes::TailMatch by_tail;
+  if (shapes.MatchByTail(object, &by_tail)) {
+    for (size_t i = 0; i < by_tail.head_count; ++i) {
+      if (IsEnvelopeMarker(by_tail.head[i])) return false;
+    }
+    return ReadHeaderFields(std::span(by_tail.tagged).first<kHeaderFields>(), options, header);
+  }
   // A line laid out like one vouched for before has the same keys, so each value's field
-  // is known: only its string values are still to be checked for envelope markers. When
-  // all after its message is an earlier line's, not even its quotes need indexing.
+  // is known: only its string values are still to be checked for envelope markers.
   thread_local QuoteIndex quotes;
   thread_local std::vector<JsonLineShapes::Member> members;
+  if (!quotes.Build(object)) return false;
+  std::array<std::string_view, kHeaderFields> values{};
   bool learn = false;  // a layout to remember once the line is vouched for
-  const bool known_tail = shapes.MatchByTail(object, &members);
-  bool known_layout = known_tail;
-  if (!known_tail) {
-    if (!quotes.Build(object)) return false;
-    known_layout = shapes.Match(object, quotes, &members);
-  }
+  const bool known_layout = shapes.Match(object, quotes, &members);
   if (known_layout) {
     for (const JsonLineShapes::Member& member : members) {
       if (IsEnvelopeMarker(member.value)) return false;
-      if (member.tag != JsonLineShapes::kNoTag) fields[member.tag] = {member.value, 0};
+      if (member.tag != JsonLineShapes::kNoTag) values[member.tag] = member.value;
     }
-  } else if (!WalkHeader(object, quotes, ecs ? ecs_meanings : es7_meanings, fields, &members, &learn)) {
-    return false;
+  } else {
+    FoundField fields[kHeaderFields];
+    if (!WalkHeader(object, quotes, ecs ? ecs_meanings : es7_meanings, fields, &members, &learn)) return false;
+    for (size_t field = 0; field < kHeaderFields; ++field) values[field] = fields[field].value;
   }
-  if (time.rank == SIZE_MAX || message.rank == SIZE_MAX) return false;
-  auto string_value = [](const FoundField& found) -> std::optional<std::string_view> {
-    if (found.rank == SIZE_MAX || found.value.size() < 2 || found.value.front() != '"') return std::nullopt;
-    return found.value.substr(1, found.value.size() - 2);
-  };
-  const auto stamp = string_value(time);
-  if (!stamp || !string_value(message)) return false;  // Decode() calls that malformed
-  if (auto parsed = ParseTimestamp(*stamp, *options.zone)) {
-    record->time = parsed->time;
-    record->has_time = true;
-  }
-  if (auto value = string_value(fields[kNode])) record->node.assign(*value);
-  if (auto value = string_value(fields[kCluster])) record->cluster.assign(*value);
-  searchable->clear();
-  for (const FoundField* found : {&message, &fields[kErrorType], &fields[kErrorMessage], &fields[kStackTrace]}) {
-    if (auto value = string_value(*found)) searchable->push_back(*value);
-  }
+  if (!ReadHeaderFields(values, options, header)) return false;
   if (learn) shapes.Learn(object, members);
-  if (known_layout && !known_tail) shapes.KeepTail(object, members);
+  if (known_layout) shapes.KeepTail(object, members);
   return true;
 }
 

@@ -22,8 +22,7 @@ class EsJsonDecoder final : public Decoder {
   explicit EsJsonDecoder(Dialect dialect) : dialect_(dialect) {}
 
   std::string_view name() const override { return dialect_ == Dialect::kEcs ? "ecs" : "es-json"; }
-  bool DecodeHeader(std::string_view text, const DecodeOptions& options, LogRecord* record,
-                    std::vector<std::string_view>* searchable) const override;
+  bool DecodeHeader(std::string_view text, const DecodeOptions& options, RecordHeader* header) const override;
   Outcome Decode(std::string_view text, const DecodeOptions& options, LogRecord* record,
                  std::string* why) const override;
 

@@ -77,16 +77,14 @@ Decoder::Outcome EsPlainDecoder::Parse(std::string_view text, const DecodeOption
   return Outcome::kDecoded;
 }
 
-bool EsPlainDecoder::DecodeHeader(std::string_view text, const DecodeOptions& options, LogRecord* record,
-                                  std::vector<std::string_view>* searchable) const {
+bool EsPlainDecoder::DecodeHeader(std::string_view text, const DecodeOptions& options, RecordHeader* out) const {
   Header header;
   if (Parse(text, options, &header, /*why=*/nullptr) != Outcome::kDecoded) return false;
-  record->time = header.time;
-  record->has_time = true;
-  record->node.assign(header.node);
-  searchable->clear();
-  searchable->push_back(header.message);
-  if (header.newline != std::string_view::npos) searchable->push_back(text.substr(header.newline + 1));
+  out->time = header.time;
+  out->has_time = true;
+  out->node = header.node;
+  out->AddPart(header.message);
+  if (header.newline != std::string_view::npos) out->AddPart(text.substr(header.newline + 1));
   return true;
 }
 

@@ -19,8 +19,7 @@ class EsPlainDecoder final : public Decoder {
   std::string_view name() const override { return "es-plain"; }
   Outcome Decode(std::string_view text, const DecodeOptions& options, LogRecord* record,
                  std::string* why) const override;
-  bool DecodeHeader(std::string_view text, const DecodeOptions& options, LogRecord* record,
-                    std::vector<std::string_view>* searchable) const override;
+  bool DecodeHeader(std::string_view text, const DecodeOptions& options, RecordHeader* header) const override;
 
  private:
   struct Header {

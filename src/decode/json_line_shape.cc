@@ -1,5 +1,6 @@
 #include "decode/json_line_shape.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "base/same_bytes.h"
@@ -23,11 +24,14 @@ void JsonLineShapes::Learn(std::string_view object, const std::vector<Member>& m
   }
   shape.layout.append(object.substr(from));
   shape.ends.push_back(static_cast<uint32_t>(shape.layout.size()));
-  if (shape.layout.size() > kMaxLayoutBytes) shape.tags.clear();
+  const bool tags_fit = std::all_of(members.begin(), members.end(),
+                                    [](const Member& member) { return member.tag == kNoTag || member.tag < kMaxTags; });
+  if (shape.layout.size() > kMaxLayoutBytes || !tags_fit) shape.tags.clear();
   shape.head = 0;
   for (size_t i = 0; i < members.size(); ++i) {
     if (head_tag_ != kNoTag && members[i].tag == head_tag_) shape.head = i + 1;
   }
+  if (shape.head > kMaxHead) shape.head = 0;
   for (Tail& tail : shape.tails) tail.bytes.clear();
   shape.next_tail = 0;
   shape.last_tail = 0;
@@ -62,26 +66,30 @@ bool JsonLineShapes::Match(std::string_view object, const QuoteIndex& quotes, st
   return false;
 }
 
-size_t JsonLineShapes::FitsHead(const Shape& shape, std::string_view object, std::vector<Member>* members) {
+size_t JsonLineShapes::FitsHead(const Shape& shape, std::string_view object, TailMatch* match) {
   const char* const bytes = object.data();
   const char* const layout = shape.layout.data();
   const size_t size = object.size();
   size_t at = 0;
   uint32_t part = 0;
+  match->tagged = {};
   for (size_t i = 0; i < shape.head; ++i) {
     const size_t length = shape.ends[i] - part;
     if (size - at < length || !SameBytes(bytes + at, layout + part, length)) return QuoteIndex::kNone;
     at += length;  // past the value's opening quote
     const size_t closing = QuoteIndex::ClosingQuote(object, at);
     if (closing >= size - 1) return QuoteIndex::kNone;  // kNone too
-    (*members)[i] = {std::string_view(bytes + at - 1, closing + 2 - at), shape.tags[i]};
+    const std::string_view value(bytes + at - 1, closing + 2 - at);
+    match->head[i] = value;
+    if (shape.tags[i] != kNoTag) match->tagged[shape.tags[i]] = value;
     at = closing;
     part = shape.ends[i];
   }
+  match->head_count = shape.head;
   return at;
 }
 
-bool JsonLineShapes::MatchByTail(std::string_view object, std::vector<Member>* members) {
+bool JsonLineShapes::MatchByTail(std::string_view object, TailMatch* match) {
   if (resting_ > 0) {
     --resting_;
     return false;
@@ -91,8 +99,7 @@ bool JsonLineShapes::MatchByTail(std::string_view object, std::vector<Member>* m
     const size_t slot = (last_fit_ + tried) % kShapes;
     Shape& shape = shapes_[slot];
     if (shape.head == 0 || shape.tags.empty()) continue;
-    members->resize(shape.head);
-    const size_t from = FitsHead(shape, object, members);
+    const size_t from = FitsHead(shape, object, match);
     if (from == QuoteIndex::kNone) continue;
     head_fits = true;
     const std::string_view rest = object.substr(from);
@@ -100,7 +107,7 @@ bool JsonLineShapes::MatchByTail(std::string_view object, std::vector<Member>* m
       const size_t which = (shape.last_tail + seen) % kTails;
       const Tail& tail = shape.tails[which];
       if (tail.bytes.size() != rest.size() || std::memcmp(tail.bytes.data(), rest.data(), rest.size()) != 0) continue;
-      for (const TaggedValue& value : tail.tagged) members->push_back({rest.substr(value.offset, value.size), value.tag});
+      for (const TaggedValue& value : tail.tagged) match->tagged[value.tag] = rest.substr(value.offset, value.size);
       shape.last_tail = which;
       last_fit_ = slot;
       misses_ = 0;

@@ -14,8 +14,7 @@
 // tail is one of them by walking its head alone, without a quote index. That pays only
 // where lines repeat their tails: after kMissesBeforeRest lines in a row whose head fit but
 // whose tail was not kept, MatchByTail() rests for kRestLines lines (answers no at once, keeps
-// no tail). Not
-// thread-safe: one per thread.
+// no tail). Tags are below kMaxTags. Not thread-safe: one per thread.
 
 #include <array>
 #include <cstdint>
@@ -36,10 +35,20 @@ class JsonLineShapes {
   static constexpr size_t kRestLines = 1024;
   static constexpr size_t kMaxMembers = 64;
   static constexpr size_t kMaxLayoutBytes = 4096;
+  static constexpr size_t kMaxTags = 8;
+  static constexpr size_t kMaxHead = 16;  // a layout with a longer head is never matched by its tail
 
   struct Member {
     std::string_view value;  // with its quotes, a view into the line
     uint8_t tag = kNoTag;
+  };
+  // What MatchByTail() reads of a line: its head's values in order, and the value of each
+  // member with a tag (the head's, and the kept tail's), by tag. Values with their quotes,
+  // views into the line; an empty view where no member has the tag.
+  struct TailMatch {
+    std::array<std::string_view, kMaxHead> head;
+    size_t head_count = 0;
+    std::array<std::string_view, kMaxTags> tagged;
   };
 
   // `head_tag`: the tag of the member that ends a line's head (kNoTag: no line has a tail).
@@ -47,7 +56,8 @@ class JsonLineShapes {
 
   // Learns the layout of `object` (a flat JSON object from '{' to '}', as the header walk
   // vouched for it) from its members in order, each a string value inside `object`, and
-  // its tail. A layout of more members or bytes than the limits above is not kept.
+  // its tail. A layout of more members or bytes than the limits above, or with a tag of
+  // kMaxTags or more, is not kept.
   void Learn(std::string_view object, const std::vector<Member>& members);
   // True when `object` (its quotes indexed in `quotes`, no byte refused) has a learned
   // layout; *members then holds its members in order, values in `object`, tags as learned.
@@ -59,10 +69,10 @@ class JsonLineShapes {
   }
   // True when `object`'s head fits a learned layout (its values hold no quote and no byte
   // QuoteIndex refuses) and the rest of it, from the head's last value's closing quote on,
-  // is a tail kept for that layout, byte for byte. *members then holds what Match() would
-  // give, but of the tail's members only those with a tag: the others are those of a line
-  // vouched for.
-  bool MatchByTail(std::string_view object, std::vector<Member>* members);
+  // is a tail kept for that layout, byte for byte. *match then holds the values Match()
+  // would give, but of the tail's members only those with a tag: the others are those of a
+  // line vouched for.
+  bool MatchByTail(std::string_view object, TailMatch* match);
 
  private:
   struct TaggedValue {
@@ -85,9 +95,9 @@ class JsonLineShapes {
   };
   static bool Fits(const Shape& shape, std::string_view object, const QuoteIndex& quotes,
                    std::vector<Member>* members);
-  // Walks the head of `object` as laid out in `shape`, into (*members)[0, shape.head); the
-  // offset of the closing quote of the head's last value, or QuoteIndex::kNone.
-  static size_t FitsHead(const Shape& shape, std::string_view object, std::vector<Member>* members);
+  // Walks the head of `object` as laid out in `shape`, into *match; the offset of the
+  // closing quote of the head's last value, or QuoteIndex::kNone.
+  static size_t FitsHead(const Shape& shape, std::string_view object, TailMatch* match);
   static void KeepTail(Shape* shape, std::string_view object, const std::vector<Member>& members);
 
   uint8_t head_tag_;

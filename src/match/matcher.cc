@@ -242,7 +242,7 @@ const std::vector<std::string>& Matcher::gate_literals() const {
   return gate_ != nullptr ? gate_->literals() : kNone;
 }
 
-bool Matcher::OwnPrefiltersPass(const std::vector<std::string_view>& parts, bool* decided) const {
+bool Matcher::OwnPrefiltersPass(std::span<const std::string_view> parts, bool* decided) const {
   thread_local std::vector<uint32_t> literals;
   thread_local std::vector<uint32_t> patterns;
   thread_local std::vector<int> found;
@@ -272,13 +272,9 @@ bool Matcher::OwnPrefiltersPass(const std::vector<std::string_view>& parts, bool
   return false;
 }
 
-bool Matcher::MayMatchParts(const std::vector<std::string_view>& parts) const {
-  if (filtered_ == nullptr) return true;
+bool Matcher::MayMatchPastGate(std::span<const std::string_view> parts) const {
   thread_local std::vector<int> found;
   found.clear();
-  if (std::none_of(parts.begin(), parts.end(), [&](std::string_view part) { return gate_->Contains(part); })) {
-    return false;
-  }
   bool decided = false;
   const bool may = OwnPrefiltersPass(parts, &decided);
   if (decided) return may;
@@ -291,9 +287,7 @@ bool Matcher::MayMatchParts(const std::vector<std::string_view>& parts) const {
 
 bool Matcher::MayMatch(std::string_view text) const {
   if (filtered_ == nullptr) return true;
-  thread_local std::vector<std::string_view> parts(1);
-  parts[0] = text;
-  const bool may = MayMatchParts(parts);
+  const bool may = MayMatchParts({&text, 1});
   (may ? prefilter_passed_ : prefilter_skipped_).fetch_add(1, std::memory_order_relaxed);
   return may;
 }

@@ -23,6 +23,7 @@
 
 #include <atomic>
 #include <memory>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -64,8 +65,15 @@ class Matcher {
   // False when the prefilter proves that no pattern can match `text` (any text holding the
   // record's message, e.g. its raw line).
   bool MayMatch(std::string_view text) const;
-  // The same for a text made of these parts (joined by line breaks).
-  bool MayMatchParts(const std::vector<std::string_view>& parts) const;
+  // The same for a text made of these parts (joined by line breaks). Inline: most texts
+  // hold no gate literal, and are ruled out with one Contains() per part.
+  bool MayMatchParts(std::span<const std::string_view> parts) const {
+    if (filtered_ == nullptr) return true;
+    for (std::string_view part : parts) {
+      if (gate_->Contains(part)) return MayMatchPastGate(parts);
+    }
+    return false;
+  }
   // The literals the prefilter looks for first (lower-cased): every pattern needs one of its own.
   const std::vector<std::string>& gate_literals() const;
   // True when MayMatch() may be run on a record's raw line instead of its decoded text: no
@@ -90,7 +98,9 @@ class Matcher {
   // pattern they stand for lets it through, asked of that pattern's own atoms. *decided is
   // false (and the answer meaningless) when they stand for more than kOwnPrefiltersAtMost
   // patterns: then all atoms are scanned for at once.
-  bool OwnPrefiltersPass(const std::vector<std::string_view>& parts, bool* decided) const;
+  bool OwnPrefiltersPass(std::span<const std::string_view> parts, bool* decided) const;
+  // MayMatchParts() for parts that hold a gate literal.
+  bool MayMatchPastGate(std::span<const std::string_view> parts) const;
   bool PassesFilters(int pattern, const LogRecord& record) const;
   bool CaptureHit(int pattern, std::string_view text, PatternHit* hit) const;
 

@@ -172,10 +172,9 @@ TEST(EsJsonDecoderTest, HeaderRefusesSlowLogAndMarkerKeysOfAnyLength) {
   };
   for (int round = 0; round < 2; ++round) {  // the second time, known keys come from the cache
     for (const auto& c : cases) {
-      LogRecord record;
-      std::vector<std::string_view> searchable;
+      RecordHeader header;
       const std::string text = line(c.extra);
-      EXPECT_EQ(decoder.DecodeHeader(text, DecodeOptions{}, &record, &searchable), c.vouched) << text;
+      EXPECT_EQ(decoder.DecodeHeader(text, DecodeOptions{}, &header), c.vouched) << text;
     }
   }
 }
@@ -220,9 +219,8 @@ TEST(EsJsonDecoderTest, HeaderReadsALineLaidOutLikeAnEarlierOneAsTheFullDecodeDo
   };
   for (int round = 0; round < 2; ++round) {  // the second time, every layout has been seen
     for (const auto& c : cases) {
-      LogRecord header;
-      std::vector<std::string_view> searchable;
-      ASSERT_EQ(decoder.DecodeHeader(c.text, DecodeOptions{}, &header, &searchable), c.vouched) << c.text;
+      RecordHeader header;
+      ASSERT_EQ(decoder.DecodeHeader(c.text, DecodeOptions{}, &header), c.vouched) << c.text;
       if (!c.vouched) continue;
       LogRecord full;
       ASSERT_EQ(Decode(decoder, c.text, &full), Decoder::Outcome::kDecoded) << c.text;
@@ -230,8 +228,8 @@ TEST(EsJsonDecoderTest, HeaderReadsALineLaidOutLikeAnEarlierOneAsTheFullDecodeDo
       EXPECT_EQ(header.time, full.time) << c.text;
       EXPECT_EQ(header.node, full.node) << c.text;
       EXPECT_EQ(header.cluster, full.cluster) << c.text;
-      ASSERT_EQ(searchable.size(), 1u) << c.text;
-      EXPECT_EQ(searchable[0], full.message()) << c.text;
+      ASSERT_EQ(header.searchable().size(), 1u) << c.text;
+      EXPECT_EQ(header.searchable()[0], full.message()) << c.text;
     }
   }
 }

@@ -90,24 +90,24 @@ TEST(EsPlainDecoderTest, TellsForeignAndBrokenInputApart) {
 TEST(EsPlainDecoderTest, HeaderReadsTheFirstLineOfARecordUnlessToldItIsOneLine) {
   const EsPlainDecoder decoder;
   LogRecord record;
-  std::vector<std::string_view> parts;
   // The logger's bracket closes only on the next line: Decode() calls that malformed, so the
   // header must not vouch for it.
   const std::string_view broken = "[2026-11-29T02:54:11,123][INFO ][o.e.Logger\nCaused by: x] m";
   std::string why;
   EXPECT_EQ(decoder.Decode(broken, DecodeOptions{}, &record, &why), Decoder::Outcome::kMalformed);
-  record.Clear();
-  EXPECT_FALSE(decoder.DecodeHeader(broken, DecodeOptions{}, &record, &parts));
+  RecordHeader broken_header;
+  EXPECT_FALSE(decoder.DecodeHeader(broken, DecodeOptions{}, &broken_header));
 
   // A single line reads the same with and without the caller's promise.
   const std::string_view line = "[2026-11-29T02:54:11,123][WARN ][o.e.s.SearchService] [node-2] too many [x]";
   DecodeOptions one_line;
   one_line.one_line = true;
   for (const DecodeOptions& options : {DecodeOptions{}, one_line}) {
-    record.Clear();
-    ASSERT_TRUE(decoder.DecodeHeader(line, options, &record, &parts));
-    EXPECT_EQ(FormatTimestamp(record.time), "2026-11-29T02:54:11.123Z");
-    EXPECT_EQ(record.node, "node-2");
+    RecordHeader header;
+    ASSERT_TRUE(decoder.DecodeHeader(line, options, &header));
+    EXPECT_EQ(FormatTimestamp(header.time), "2026-11-29T02:54:11.123Z");
+    EXPECT_EQ(header.node, "node-2");
+    const std::vector<std::string_view> parts(header.searchable().begin(), header.searchable().end());
     EXPECT_EQ(parts, std::vector<std::string_view>{"too many [x]"});
   }
 }

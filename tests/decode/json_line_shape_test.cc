@@ -88,16 +88,18 @@ TEST(JsonLineShapesTest, KeepsTheLastFewLayouts) {
 }
 
 
-// MatchByTail() on `object`: the values found (head first, then the tail's tagged ones), or
-// {"no match"}.
+// MatchByTail() on `object`: the values found by tag (head first, then the tail's tagged
+// ones: MembersOf tags each member with its place), or {"no match"}. The head's values come
+// out in order too, the very views the tags give.
 std::vector<std::string> ValuesByTail(JsonLineShapes* shapes, std::string_view object) {
-  std::vector<Member> members;
-  if (!shapes->MatchByTail(object, &members)) return {"no match"};
+  JsonLineShapes::TailMatch match;
+  if (!shapes->MatchByTail(object, &match)) return {"no match"};
   std::vector<std::string> values;
-  for (size_t i = 0; i < members.size(); ++i) {
-    EXPECT_EQ(members[i].tag, i);
-    values.emplace_back(members[i].value);
+  for (std::string_view value : match.tagged) {
+    if (value.empty()) break;  // a value found has its quotes
+    values.emplace_back(value);
   }
+  for (size_t i = 0; i < match.head_count; ++i) EXPECT_EQ(match.head[i].data(), match.tagged[i].data()) << i;
   return values;
 }
 
@@ -172,6 +174,38 @@ TEST(JsonLineShapesTest, KeepsTheLastFewTailsOfALayout) {
   }
 }
 
+// A layout with a tag of kMaxTags or more is not kept. One whose head has more than kMaxHead
+// members is kept and matched by its layout, but never taken by its tail.
+TEST(JsonLineShapesTest, KeepsNoLayoutWithTagsPastItsTablesNorTakesALongHeadByItsTail) {
+  auto object_of = [](size_t members) {
+    std::string object = "{";
+    for (size_t i = 0; i < members; ++i) object += (i > 0 ? ",\"k" : "\"k") + std::to_string(i) + "\":\"v\"";
+    return object + "}";
+  };
+  JsonLineShapes shapes;
+  const std::string nine = object_of(JsonLineShapes::kMaxTags + 1);  // tags 0 to kMaxTags
+  shapes.Learn(nine, MembersOf(nine));
+  EXPECT_EQ(Values(&shapes, nine), std::vector<std::string>{"no match"});
+
+  JsonLineShapes long_head(kHeadTag);
+  const std::string object = object_of(JsonLineShapes::kMaxHead + 2);
+  std::vector<Member> members = MembersOf(object);
+  for (Member& member : members) member.tag = JsonLineShapes::kNoTag;
+  members[JsonLineShapes::kMaxHead].tag = kHeadTag;  // the head: kMaxHead + 1 members
+  long_head.Learn(object, members);
+  QuoteIndex quotes;
+  ASSERT_TRUE(quotes.Build(object));
+  std::vector<Member> matched;
+  EXPECT_TRUE(long_head.Match(object, quotes, &matched));
+  JsonLineShapes::TailMatch by_tail;
+  EXPECT_FALSE(long_head.MatchByTail(object, &by_tail));
+  members[JsonLineShapes::kMaxHead].tag = JsonLineShapes::kNoTag;  // a head of kMaxHead members
+  members[JsonLineShapes::kMaxHead - 1].tag = kHeadTag;
+  long_head.Learn(object, members);
+  EXPECT_TRUE(long_head.MatchByTail(object, &by_tail));
+  EXPECT_EQ(by_tail.head_count, JsonLineShapes::kMaxHead);
+}
+
 // Where lines do not repeat their tails (a thread name of their own each), MatchByTail()
 // soon rests, and takes lines by their tail again after the rest.
 TEST(JsonLineShapesTest, RestsWhereLinesDoNotRepeatTheirTails) {
@@ -214,7 +248,7 @@ TEST(JsonLineShapesTest, WhatMatchByTailTakesMatchTakesTheSame) {
   size_t taken = 0;
   for (int i = 0; i < 20000; ++i) {
     const std::string object = line();
-    std::vector<Member> by_tail;
+    JsonLineShapes::TailMatch by_tail;
     const bool tail_known = shapes.MatchByTail(object, &by_tail);
     QuoteIndex quotes;
     std::vector<Member> matched;
@@ -223,12 +257,17 @@ TEST(JsonLineShapesTest, WhatMatchByTailTakesMatchTakesTheSame) {
     if (tail_known) {
       ++taken;
       ASSERT_TRUE(known) << object;
-      ASSERT_EQ(by_tail.size(), matched.size()) << object;  // (every member has a tag here)
-      for (size_t m = 0; m < matched.size(); ++m) {
-        EXPECT_EQ(by_tail[m].value, matched[m].value) << object;
-        EXPECT_EQ(by_tail[m].value.data(), matched[m].value.data()) << object;
-        EXPECT_EQ(by_tail[m].tag, matched[m].tag) << object;
+      // Every member has a tag here, its place: each tag's value is the member's.
+      for (size_t tag = 0; tag < JsonLineShapes::kMaxTags; ++tag) {
+        if (tag >= matched.size()) {
+          EXPECT_TRUE(by_tail.tagged[tag].empty()) << object;
+          continue;
+        }
+        EXPECT_EQ(by_tail.tagged[tag], matched[tag].value) << object;
+        EXPECT_EQ(by_tail.tagged[tag].data(), matched[tag].value.data()) << object;
       }
+      ASSERT_EQ(by_tail.head_count, 2u) << object;
+      for (size_t m = 0; m < by_tail.head_count; ++m) EXPECT_EQ(by_tail.head[m].data(), matched[m].value.data());
     }
     if (known) {
       shapes.KeepTail(object, matched);

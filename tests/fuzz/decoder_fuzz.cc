@@ -6,6 +6,7 @@
 // without a line break, the header is the same when the caller vouches for that (one_line).
 // And each line of the input, read in turn by one decoder set, keeps the first promise.
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -32,8 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const TimeZone zone = TimeZone::Utc();
   // What a header vouched for promises: a full decode of the same text succeeds and reads
   // the same time, node, cluster and message.
-  const auto check_vouched = [&](std::string_view vouched_text, const LogRecord& header,
-                                 const std::vector<std::string_view>& searchable, DecoderSet& decoders) {
+  const auto check_vouched = [&](std::string_view vouched_text, const RecordHeader& header, DecoderSet& decoders) {
     LogRecord full;
     std::string why;
     std::string_view used;
@@ -42,12 +42,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(!full.has_time || full.time == header.time);
     FUZZ_CHECK(full.node == header.node);
     FUZZ_CHECK(full.cluster == header.cluster);
-    FUZZ_CHECK(!searchable.empty() && searchable.front() == full.message());
+    FUZZ_CHECK(!header.searchable().empty() && header.searchable().front() == full.message());
   };
   for (const std::string& format : formats) {
     auto set = DecoderSet::Create(format);
     FUZZ_CHECK(set.ok());
-    LogRecord full, header;
+    LogRecord full;
     std::string why;
     std::string_view used;
     const Decoder::Outcome outcome = (*set)->Decode(text, options, &full, &why, &used);
@@ -55,11 +55,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(full.message_length <= full.text.size());
 
     auto fresh = DecoderSet::Create(format);
-    std::vector<std::string_view> searchable;
-    const bool vouched = (*fresh)->DecodeHeader(text, options, &header, &searchable, &used);
+    RecordHeader header;
+    const bool vouched = (*fresh)->DecodeHeader(text, options, &header, &used);
     if (vouched) {
-      check_vouched(text, header, searchable, **fresh);
-      for (std::string_view part : searchable) {
+      check_vouched(text, header, **fresh);
+      for (std::string_view part : header.searchable()) {
         FUZZ_CHECK(part.data() >= text.data() && part.data() + part.size() <= text.data() + text.size());
       }
       // And no envelope takes a line vouched for: the reader's quiet lane skips the unwrapper.
@@ -72,15 +72,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     if (!has_break) {
       auto again = DecoderSet::Create(format);
-      LogRecord line_header;
-      std::vector<std::string_view> line_searchable;
+      RecordHeader line_header;
       std::string_view line_used;
-      const bool line_vouched = (*again)->DecodeHeader(text, one_line, &line_header, &line_searchable, &line_used);
+      const bool line_vouched = (*again)->DecodeHeader(text, one_line, &line_header, &line_used);
       FUZZ_CHECK(line_vouched == vouched);
       if (line_vouched) {
         FUZZ_CHECK(line_header.time == header.time && line_header.node == header.node &&
                    line_header.cluster == header.cluster);
-        FUZZ_CHECK(line_searchable == searchable);
+        FUZZ_CHECK(std::equal(line_header.searchable().begin(), line_header.searchable().end(),
+                              header.searchable().begin(), header.searchable().end()));
       }
     }
     // Line by line through one decoder set: later lines meet the layouts earlier ones
@@ -90,11 +90,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       const size_t end = std::min(text.find('\n', begin), text.size());
       const std::string_view line = text.substr(begin, end - begin);
       begin = end + 1;
-      LogRecord line_header;
-      std::vector<std::string_view> line_searchable;
+      RecordHeader line_header;
       std::string_view line_used;
-      if (!(*lines)->DecodeHeader(line, one_line, &line_header, &line_searchable, &line_used)) continue;
-      check_vouched(line, line_header, line_searchable, **DecoderSet::Create(format));
+      if (!(*lines)->DecodeHeader(line, one_line, &line_header, &line_used)) continue;
+      check_vouched(line, line_header, **DecoderSet::Create(format));
     }
   }
   return 0;

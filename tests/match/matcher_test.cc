@@ -186,8 +186,10 @@ TEST(MatcherTest, APatternsOwnAtomsRuleOutARecordHoldingOnlyItsGateLiteral) {
       "org.elasticsearch.transport.RemoteTransportException: [es-3][10.0.3.7:9300][indices:data/write/bulk[s]]\n"
       "\tat org.elasticsearch.index.engine.InternalEngine.index(InternalEngine.java:1)";
   EXPECT_FALSE((*matcher)->MayMatch(trace)) << "its gate literal alone";
-  EXPECT_FALSE((*matcher)->MayMatchParts({"failed to perform x", "indices:data/write/bulk"})) << "' on replica' missing";
-  EXPECT_TRUE((*matcher)->MayMatchParts({"failed to perform x", "indices:data/write/bulk on replica"}))
+  using Parts = std::vector<std::string_view>;
+  EXPECT_FALSE((*matcher)->MayMatchParts(Parts{"failed to perform x", "indices:data/write/bulk"}))
+      << "' on replica' missing";
+  EXPECT_TRUE((*matcher)->MayMatchParts(Parts{"failed to perform x", "indices:data/write/bulk on replica"}))
       << "every atom, in one part or another";
   const std::string hit = "[es-1] failed to perform indices:data/write/bulk[s] on replica [idx][0]";
   EXPECT_TRUE((*matcher)->MayMatch(hit));
