@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <array>
 #include <tuple>
 #include <unordered_map>
 
@@ -242,47 +243,75 @@ const std::vector<std::string>& Matcher::gate_literals() const {
   return gate_ != nullptr ? gate_->literals() : kNone;
 }
 
-bool Matcher::OwnPrefiltersPass(std::span<const std::string_view> parts, bool* decided) const {
+bool Matcher::OwnPrefiltersPassing(std::span<const std::string_view> parts, std::vector<int>* passing) const {
   thread_local std::vector<uint32_t> literals;
   thread_local std::vector<uint32_t> patterns;
   thread_local std::vector<int> found;
+  thread_local std::vector<int> potentials;
   literals.clear();
   patterns.clear();
+  passing->clear();
   for (std::string_view part : parts) gate_->Hits(part, &literals);
   for (uint32_t literal : literals) {
     for (uint32_t pattern : gate_patterns_[literal]) patterns.push_back(pattern);
   }
   std::sort(patterns.begin(), patterns.end());
   patterns.erase(std::unique(patterns.begin(), patterns.end()), patterns.end());
-  *decided = patterns.size() <= kOwnPrefiltersAtMost;
-  if (!*decided) return true;
+  if (patterns.size() > kOwnPrefiltersAtMost) return false;
   for (uint32_t pattern : patterns) {
     const OwnPrefilter& own = own_prefilters_[pattern];
     found.clear();
+    uint64_t held_mask = 0;
     for (size_t atom = 0; atom < own.atoms.size(); ++atom) {
       const bool held = std::any_of(parts.begin(), parts.end(),
                                     [&](std::string_view part) { return own.atoms[atom].Contains(part); });
-      if (held) found.push_back(static_cast<int>(atom));
+      if (!held) continue;
+      found.push_back(static_cast<int>(atom));
+      if (atom < 64) held_mask |= uint64_t{1} << atom;
     }
-    thread_local std::vector<int> potentials;
-    potentials.clear();
-    own.filtered->AllPotentials(found, &potentials);
-    if (!potentials.empty()) return true;
+    // The answer for a set of atoms is remembered per thread (a pattern's atoms are few, and
+    // the records that get this far repeat a few templates): FilteredRE2 takes thousands of
+    // instructions to work it out.
+    struct Memo {
+      uint64_t matcher = 0;  // 0: empty (matcher ids start at 1)
+      uint32_t pattern = 0;
+      uint64_t held = 0;
+      bool passes = false;
+    };
+    thread_local std::array<Memo, 256> memo;
+    const bool memoable = own.atoms.size() <= 64;
+    Memo& slot = memo[(held_mask * 0x9E3779B97F4A7C15u + pattern * 0xC2B2AE3D27D4EB4Fu) >> 56];
+    bool passes = false;
+    if (memoable && slot.matcher == id_ && slot.pattern == pattern && slot.held == held_mask) {
+      passes = slot.passes;
+    } else {
+      potentials.clear();
+      own.filtered->AllPotentials(found, &potentials);
+      passes = !potentials.empty();
+      if (memoable) slot = {id_, pattern, held_mask, passes};
+    }
+    if (passes) passing->push_back(static_cast<int>(pattern));
   }
-  return false;
+  return true;
 }
 
-bool Matcher::MayMatchPastGate(std::span<const std::string_view> parts) const {
+bool Matcher::PrefilterCandidates(std::span<const std::string_view> parts, std::vector<int>* candidates,
+                                  bool* listed) const {
+  *listed = OwnPrefiltersPassing(parts, candidates);
+  if (*listed) return !candidates->empty();
   thread_local std::vector<int> found;
   found.clear();
-  bool decided = false;
-  const bool may = OwnPrefiltersPass(parts, &decided);
-  if (decided) return may;
   for (std::string_view part : parts) atoms_->Scan(part, &found);
   // Each Scan lists a literal once; across parts it may come twice.
   std::sort(found.begin(), found.end());
   found.erase(std::unique(found.begin(), found.end()), found.end());
   return PotentialsFrom(found);
+}
+
+bool Matcher::MayMatchPastGate(std::span<const std::string_view> parts) const {
+  thread_local std::vector<int> candidates;
+  bool listed = false;
+  return PrefilterCandidates(parts, &candidates, &listed);
 }
 
 bool Matcher::MayMatch(std::string_view text) const {
@@ -294,14 +323,25 @@ bool Matcher::MayMatch(std::string_view text) const {
 
 void Matcher::CandidatePatterns(std::string_view text, bool prefiltered, std::vector<int>* out) const {
   out->clear();
-  if (prefiltered) {
-    prefilter_passed_.fetch_add(1, std::memory_order_relaxed);
-  } else if (!MayMatch(text)) {
-    return;
+  if (filtered_ != nullptr) {
+    // A record the reader's prefilter let through holds a gate literal (no need to look
+    // again) and counts as let through. When few patterns stand behind the gate literals
+    // the text holds, those whose own prefilter lets it through are the candidates, and
+    // their own regexes decide (CaptureHit) instead of the Set. A record marked by mistake
+    // (it holds no literal after all: a catalog reloaded since) costs a Set pass, never a hit.
+    bool listed = false;
+    const bool may = (prefiltered || gate_->Contains(text)) && PrefilterCandidates({&text, 1}, out, &listed);
+    ((prefiltered || may) ? prefilter_passed_ : prefilter_skipped_).fetch_add(1, std::memory_order_relaxed);
+    if (may && listed) return;
+    out->clear();
+    if (!prefiltered && !may) return;
   }
   if (set_ != nullptr) {
     RE2::Set::ErrorInfo error;
-    if (set_->Match(text, out, &error)) return;
+    if (set_->Match(text, out, &error)) {
+      std::sort(out->begin(), out->end());  // in pattern order, as the candidates above
+      return;
+    }
     if (error.kind == RE2::Set::kNoError) return;  // no pattern matched
     // The DFA gave up on this text (kOutOfMemory): every pattern on its own instead.
     if (fallbacks_.load(std::memory_order_relaxed) == 0) {

@@ -5,13 +5,14 @@
 // LiteralGate looks for a few long ones (per pattern, the atoms it needs at least one of),
 // probing every few bytes, and most ordinary lines stop there. Otherwise the patterns whose
 // gate literals the record holds are asked, each of its own atoms (FoldedLiteral) and
-// prefilter, and a record none of them lets through stops; a record holding the gate
-// literals of many patterns is asked all the atoms at once (a LiteralScanner) and the whole
-// prefilter instead. (A record the reader's prefilter already let through,
-// LogRecord::prefiltered, is not asked again.)
-// Otherwise one RE2::Set pass over the record's text finds every pattern that matches, then
-// the pattern's own RE2 runs for captures on the hits only, then the pattern's filters
-// (logger, minimum level, dataset). It never silently misses a hit: when the Set does not
+// prefilter, and a record none of them lets through stops; those it lets through are the
+// only candidates, and each candidate's own RE2 decides, with its captures. A record holding
+// the gate literals of many patterns is asked all the atoms at once (a LiteralScanner) and
+// the whole prefilter instead, and when that lets it through, one RE2::Set pass over its
+// text finds every pattern that matches, then each hit's own RE2 runs for captures. (A
+// record the reader's prefilter already let through, LogRecord::prefiltered, is not looked
+// at by the gate again.) The pattern's filters (logger, minimum and maximum level, dataset)
+// apply before its captures are read. It never silently misses a hit: when the Set does not
 // fit in max_mem (RE2 refuses to compile it) or its DFA runs out of memory on a record
 // (reported only through ErrorInfo), it matches pattern by pattern instead, counts it and
 // says so once on stderr.
@@ -57,7 +58,7 @@ class Matcher {
 
   // How many records were matched pattern by pattern because the Set was out of memory.
   uint64_t fallback_count() const { return fallbacks_.load(std::memory_order_relaxed); }
-  // How many records the prefilter let through to the RE2::Set, and how many it stopped.
+  // How many records the prefilter let through to the regexes, and how many it stopped.
   uint64_t prefilter_passed() const { return prefilter_passed_.load(std::memory_order_relaxed); }
   uint64_t prefilter_skipped() const { return prefilter_skipped_.load(std::memory_order_relaxed); }
   // Number of prefilter literals (0: the prefilter is off or useless for this catalog).
@@ -89,16 +90,23 @@ class Matcher {
 
   explicit Matcher(const Catalog& catalog);
   void BuildPrefilter(const MatcherOptions& options);
-  // `prefiltered`: the prefilter has let `text` through already (LogRecord::prefiltered).
+  // The patterns that may match `text` (those that do, or the few the prefilter lets
+  // through), in ascending order. `prefiltered`: the prefilter has let `text` through
+  // already (LogRecord::prefiltered).
   void CandidatePatterns(std::string_view text, bool prefiltered, std::vector<int>* out) const;
   // Whether the atoms found in a text let any pattern through. Remembered per thread for
   // the sets of atoms met (ordinary lines repeat a few message templates).
   bool PotentialsFrom(const std::vector<int>& found) const;
-  // For a text (made of `parts`) that holds gate literals: whether the prefilter of a
-  // pattern they stand for lets it through, asked of that pattern's own atoms. *decided is
-  // false (and the answer meaningless) when they stand for more than kOwnPrefiltersAtMost
-  // patterns: then all atoms are scanned for at once.
-  bool OwnPrefiltersPass(std::span<const std::string_view> parts, bool* decided) const;
+  // For a text (made of `parts`) that holds gate literals: the patterns they stand for
+  // whose own prefilter (asked of that pattern's own atoms) lets the text through, in
+  // ascending order, in *passing. False (and *passing meaningless) when they stand for more
+  // than kOwnPrefiltersAtMost patterns: then all atoms are scanned for at once.
+  bool OwnPrefiltersPassing(std::span<const std::string_view> parts, std::vector<int>* passing) const;
+  // For parts that hold a gate literal: whether the prefilter lets them through. *listed
+  // when few patterns stand behind the literals found; *candidates then holds those the
+  // prefilter lets through (the only ones that can match).
+  bool PrefilterCandidates(std::span<const std::string_view> parts, std::vector<int>* candidates,
+                           bool* listed) const;
   // MayMatchParts() for parts that hold a gate literal.
   bool MayMatchPastGate(std::span<const std::string_view> parts) const;
   bool PassesFilters(int pattern, const LogRecord& record) const;

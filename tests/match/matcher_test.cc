@@ -211,7 +211,10 @@ TEST(MatcherTest, EmptyCatalogMatchesNothing) {
 // A record the reader's prefilter let through (LogRecord::prefiltered) goes straight to the
 // pattern set, which still decides: the same hits, none where nothing matches, and it is
 // counted as let through.
-TEST(MatcherTest, APrefilteredRecordGoesStraightToThePatternSet) {
+// A record the reader's prefilter let through (marked prefiltered) is not looked at by the
+// gate again: it counts as let through, and finds the same hits; one marked by mistake finds
+// none.
+TEST(MatcherTest, APrefilteredRecordCountsAsLetThroughAndFindsTheSameHits) {
   const Catalog catalog({MakePattern("t.scroll", R"(too many scroll contexts)")}, {});
   auto matcher = Matcher::Create(catalog, MatcherOptions{});
   ASSERT_TRUE(matcher.ok());
@@ -225,6 +228,29 @@ TEST(MatcherTest, APrefilteredRecordGoesStraightToThePatternSet) {
   EXPECT_TRUE(HitIds(**matcher, miss).empty());
   EXPECT_EQ((*matcher)->prefilter_passed(), 3u);
   EXPECT_EQ((*matcher)->prefilter_skipped(), 0u);
+}
+
+// What a pattern's own prefilter answers for a set of atoms is remembered per thread; two
+// matchers (a catalog and the one reloaded after it) whose patterns hold the same atoms with
+// other rules never take each other's answers, matched in turn on one thread.
+TEST(MatcherTest, RemembersEachMatchersOwnPrefilterAnswersApart) {
+  const Catalog both({MakePattern("t.both", R"(alpha-signal .* omega-signal)")}, {});
+  const Catalog either({MakePattern("t.either", R"(alpha-signal|omega-signal)")}, {});
+  auto needs_both = Matcher::Create(both, MatcherOptions{});
+  auto needs_either = Matcher::Create(either, MatcherOptions{});
+  ASSERT_TRUE(needs_both.ok());
+  ASSERT_TRUE(needs_either.ok());
+  const LogRecord alpha = MakeRecord("an alpha-signal alone");
+  const LogRecord omega = MakeRecord("an omega-signal alone");
+  const LogRecord pair = MakeRecord("alpha-signal then omega-signal");
+  for (int round = 0; round < 3; ++round) {
+    EXPECT_TRUE(HitIds(**needs_both, alpha).empty()) << round;
+    EXPECT_EQ(HitIds(**needs_either, alpha), std::vector<int>{0}) << round;
+    EXPECT_TRUE(HitIds(**needs_both, omega).empty()) << round;
+    EXPECT_EQ(HitIds(**needs_either, omega), std::vector<int>{0}) << round;
+    EXPECT_EQ(HitIds(**needs_both, pair), std::vector<int>{0}) << round;
+    EXPECT_EQ(HitIds(**needs_either, pair), std::vector<int>{0}) << round;
+  }
 }
 
 }  // namespace
