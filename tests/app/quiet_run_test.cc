@@ -113,7 +113,11 @@ std::string NodeLog(std::mt19937* random, const std::string& node, bool json, in
       log += "{\"@timestamp\":\"" + Stamp(time, '.') + "Z\",\"log.level\":\"INFO\",\"message\":\"" + message +
              "\",\"elasticsearch.node.name\":\"" + node + "\",\"elasticsearch.cluster.name\":\"prod\"}\n";
     } else {
-      log += "[" + Stamp(time, ',') + "][INFO ][o.e.t.Test] [" + node + "] " + message + "\n";
+      // Appended piece by piece, not by operator+ on a literal (GCC 12's -Wrestrict misfires
+      // on that at -O3).
+      log += '[';
+      log += Stamp(time, ',');
+      log += "][INFO ][o.e.t.Test] [" + node + "] " + message + "\n";
       if (chance(2)) log += "java.lang.IllegalStateException: boom\n\tat org.elasticsearch.Foo.bar(Foo.java:1)\n";
     }
   }
