@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs foreshock's build and test dependencies from Debian 12 packages.
 # Idempotent: packages already present are left alone and apt is not touched at all.
-# Usage: .ci/setup-deps.sh [--with-test-tools | --with-bench-tools]
+# Usage: .ci/setup-deps.sh [--with-test-tools] [--with-bench-tools]
 # Called by .ci/demo.sh (build packages) and .ci/test.sh (build and test packages).
 set -euo pipefail
 
@@ -23,11 +23,13 @@ test_packages=(
 bench_packages=(libbenchmark-dev ripgrep sec)
 
 wanted=("${build_packages[@]}")
-if [[ "${1:-}" == "--with-test-tools" ]]; then
-  wanted+=("${test_packages[@]}")
-elif [[ "${1:-}" == "--with-bench-tools" ]]; then
-  wanted+=("${bench_packages[@]}")
-fi
+for option in "$@"; do
+  case "$option" in
+    --with-test-tools) wanted+=("${test_packages[@]}") ;;
+    --with-bench-tools) wanted+=("${bench_packages[@]}") ;;
+    *) echo "setup-deps: unknown option '$option' (known: --with-test-tools, --with-bench-tools)" >&2; exit 2 ;;
+  esac
+done
 
 missing=()
 for pkg in "${wanted[@]}"; do
