@@ -353,7 +353,6 @@ bool WalkHeader(std::string_view object, const QuoteIndex& quotes, KeyMeanings& 
   return true;
 }
 
-
 // Reads the header fields into *header from their values (with their quotes, as the walk or
 // a learned layout found them; an empty view for a field absent). False when the time or
 // the message is absent or not a string: Decode() calls such a line malformed or another
