@@ -53,7 +53,7 @@ void LogSummary(const std::vector<std::unique_ptr<RecordReader>>& readers, const
                total.unreadable, total.truncated, total.no_time);
   spdlog::debug("literal prefilter: {} literals; {} records decoded header-only on their raw bytes "
                 "({} on the quiet lane, {} of them passed over in quiet runs); {} checks stopped, {} "
-                "passed to the pattern set; {} matched pattern by pattern",
+                "let through to the regexes; {} matched pattern by pattern",
                 matcher.atom_count(), total.header_only, total.quiet_lane, total.quiet_run,
                 matcher.prefilter_skipped(),
                 matcher.prefilter_passed(),
