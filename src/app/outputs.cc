@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "deliver/alertmanager.h"
+#include "deliver/curl_library.h"
 #include "deliver/exec_command.h"
 #include "deliver/webhook.h"
 #include "sink/fan_out_sink.h"
@@ -83,6 +84,9 @@ Result<std::unique_ptr<Outputs>> Outputs::Build(const OutputOptions& options, co
       outputs->files_.push_back(file.value().get());
       outputs->sinks_.push_back(std::move(file).value());
     } else if ((kind == "alertmanager" || kind == "webhook") && IsHttpUrl(target)) {
+      if (const auto curl = CurlLibrary::Get(); !curl.ok()) {
+        return Status::InvalidArgument("--output " + spec + ": " + curl.status().message());
+      }
       if (kind == "alertmanager") {
         AlertmanagerOptions am{target, http, *resend, ""};
         if (!state_dir.empty()) am.active_file = state_dir + "/spool/" + SpoolFolderName(spec) + "/active.json";

@@ -1,9 +1,10 @@
 #pragma once
 
-// HttpClient posts request bodies with libcurl, for the HTTP destinations. Each client owns
-// one curl handle (connections are reused) and is used by one thread. TLS verifies peers
-// against the system CA store, or against ca_file when given. Every request is bounded by
-// a connect timeout and a total timeout.
+// HttpClient posts request bodies with libcurl, for the HTTP destinations; the first client
+// loads the library (curl_library.h). Each client owns one curl handle (connections are
+// reused) and is used by one thread. TLS verifies peers against the system CA store, or
+// against ca_file when given. Every request is bounded by a connect timeout and a total
+// timeout.
 
 #include <memory>
 #include <string>
@@ -13,6 +14,8 @@
 #include "base/time.h"
 
 namespace foreshock {
+
+struct CurlLibrary;
 
 struct HttpOptions {
   Duration connect_timeout = std::chrono::seconds(5);
@@ -40,7 +43,8 @@ class HttpClient {
 
  private:
   HttpOptions options_;
-  void* curl_ = nullptr;  // CURL*
+  const CurlLibrary* curl_library_ = nullptr;
+  void* curl_ = nullptr;  // CURL*; null when libcurl could not be loaded
 };
 
 }  // namespace foreshock

@@ -170,6 +170,31 @@ TEST(DeliveryTest, ARefusedAlertIsSetAsideLoudlyAndTheOthersStillGo) {
   EXPECT_EQ(rejected, 4u);
 }
 
+// libcurl and the thirty libraries it brings cost about 20 ms at every start: they are
+// loaded only by a run that posts alerts over HTTP.
+TEST(DeliveryTest, LibcurlIsLoadedOnlyWhenAnHttpDestinationIsConfigured) {
+  HttpReceiver receiver;
+  TempDir dir;
+  const std::string log = dir.path() + "/es.json";
+  std::filesystem::copy_file(SeedNode(2), log);
+  auto mapped_libraries = [&](const std::vector<std::string>& outputs) {
+    std::vector<std::string> args = {"watch", "--from", "beginning", "--state-dir", dir.path() + "/state"};
+    args.insert(args.end(), outputs.begin(), outputs.end());
+    args.push_back(log);
+    const std::string err = dir.path() + "/err";
+    const pid_t pid = testing::StartForeshock(args, dir.path() + "/out", err);
+    EXPECT_TRUE(WaitFor([&] { return testing::ReadFileIfExists(err).find("following") != std::string::npos; }, 10s))
+        << testing::ReadFileIfExists(err);
+    const std::string maps = ReadFile("/proc/" + std::to_string(pid) + "/maps");
+    EXPECT_EQ(testing::StopProcess(pid, SIGTERM), 0);
+    std::filesystem::remove_all(dir.path() + "/state");
+    std::filesystem::remove(err);
+    return maps;
+  };
+  EXPECT_EQ(mapped_libraries({"--output", "stdout", "--output", "exec:/bin/true"}).find("libcurl"), std::string::npos);
+  EXPECT_NE(mapped_libraries({"--output", "webhook:" + receiver.url()}).find("libcurl"), std::string::npos);
+}
+
 // An HTTPS receiver (Python's http.server over TLS) that appends each POST body to a file
 // and prints its port.
 constexpr const char* kHttpsReceiver = R"(
