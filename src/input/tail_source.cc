@@ -21,6 +21,12 @@ int OpenReadOnly(const std::string& path) { return ::open(path.c_str(), O_RDONLY
 
 std::string BaseName(const std::string& path) { return std::filesystem::path(path).filename().string(); }
 
+std::pair<uint64_t, uint64_t> IdOf(const struct stat& info) { return {info.st_dev, info.st_ino}; }
+
+bool Earlier(const struct timespec& a, const struct timespec& b) {
+  return a.tv_sec != b.tv_sec ? a.tv_sec < b.tv_sec : a.tv_nsec < b.tv_nsec;
+}
+
 }  // namespace
 
 TailSource::TailSource(std::string path, StartAt start, std::optional<FilePosition> resume)
@@ -59,6 +65,8 @@ TailSource::~TailSource() {
 void TailSource::StartGeneration(uint64_t file_offset) {
   ++stats_.generations;
   offset_ = file_offset;
+  // Listed before the head is read: a copy made after that read must not be among them.
+  if (file_offset == 0 && !draining_previous_) NotePathStartsOver();
   Generation generation;
   generation.identity = FileIdentity::Of(fd_).value_or(FileIdentity{});
   generation.stream_start = stream_;
@@ -84,6 +92,7 @@ bool TailSource::OpenPath(bool from_start) {
         resume_->saved_at > 0) {
       // Saved before we saw a byte of it: the inode is all we know. If it was copytruncated
       // while we were down, its lines are in a copy written since; read those first.
+      NotePathStartsOver();
       QueueWrittenSince(timespec{static_cast<time_t>(resume_->saved_at / 1000000),
                                  static_cast<long>(resume_->saved_at % 1000000 * 1000)},
                         std::nullopt);
@@ -97,6 +106,7 @@ bool TailSource::OpenPath(bool from_start) {
     } else if (resume_->identity.Matches(fd_)) {
       offset = resume_->offset;  // the same file: go on where we stopped
     } else {
+      NotePathStartsOver();
       // Rotated while we were stopped: finish the old file first, if it is still there.
       for (const std::string& candidate : Siblings()) {
         const int old = OpenReadOnly(candidate);
@@ -143,29 +153,55 @@ void TailSource::QueueMissedGenerations(int previous) {
   QueueWrittenSince(last.st_mtim, std::make_pair(static_cast<uint64_t>(last.st_dev), static_cast<uint64_t>(last.st_ino)));
 }
 
-void TailSource::QueueWrittenSince(struct timespec since, std::optional<std::pair<uint64_t, uint64_t>> except) {
-  struct Candidate {
-    std::string path;
-    struct timespec written;
-  };
-  auto earlier = [](const struct timespec& a, const struct timespec& b) {
-    return a.tv_sec != b.tv_sec ? a.tv_sec < b.tv_sec : a.tv_nsec < b.tv_nsec;
-  };
-  std::vector<Candidate> later;
+std::vector<TailSource::Sibling> TailSource::RotatedSiblings() const {
+  std::vector<Sibling> out;
   const std::string base = BaseName(path_);
   for (const std::string& candidate : Siblings()) {
     struct stat info {};
     if (BaseName(candidate).rfind(base, 0) != 0 || ::stat(candidate.c_str(), &info) != 0) continue;
-    const std::pair<uint64_t, uint64_t> id(info.st_dev, info.st_ino);
-    if (id == except || std::find(finished_.begin(), finished_.end(), id) != finished_.end()) continue;
-    if (std::find_if(queued_.begin(), queued_.end(), [&](const Queued& q) { return q.path == candidate; }) !=
+    out.push_back({IdOf(info), candidate, info.st_mtim});
+  }
+  return out;
+}
+
+void TailSource::QueueWrittenSince(struct timespec since, std::optional<std::pair<uint64_t, uint64_t>> except) {
+  std::vector<Sibling> later;
+  for (Sibling& sibling : RotatedSiblings()) {
+    if (sibling.id == except || std::find(finished_.begin(), finished_.end(), sibling.id) != finished_.end()) continue;
+    if (std::find_if(queued_.begin(), queued_.end(), [&](const Queued& q) { return q.path == sibling.path; }) !=
         queued_.end()) {
       continue;
     }
-    if (!earlier(info.st_mtim, since)) later.push_back({candidate, info.st_mtim});
+    if (!Earlier(sibling.written, since)) later.push_back(std::move(sibling));
   }
-  std::sort(later.begin(), later.end(), [&](const Candidate& x, const Candidate& y) { return earlier(x.written, y.written); });
-  for (const Candidate& candidate : later) queued_.push_back({candidate.path, 0});
+  std::sort(later.begin(), later.end(), [](const Sibling& x, const Sibling& y) { return Earlier(x.written, y.written); });
+  for (const Sibling& sibling : later) queued_.push_back({sibling.path, 0});
+}
+
+void TailSource::NotePathStartsOver() {
+  if (siblings_before_path_start_) return;  // the earliest moment counts
+  siblings_before_path_start_.emplace();
+  for (const Sibling& sibling : RotatedSiblings()) siblings_before_path_start_->push_back(sibling.id);
+}
+
+bool TailSource::QueueCopiesMadeBeforePathStart() {
+  struct stat ours {};
+  struct stat at_path {};
+  // Not the path's file yet (a renamed one being finished): its turn comes later.
+  if (::fstat(fd_, &ours) != 0 || ::stat(path_.c_str(), &at_path) != 0 || IdOf(ours) != IdOf(at_path)) return false;
+  const std::vector<std::pair<uint64_t, uint64_t>> before = std::move(*siblings_before_path_start_);
+  siblings_before_path_start_.reset();
+  std::vector<Sibling> copies;
+  for (Sibling& sibling : RotatedSiblings()) {
+    if (sibling.id == IdOf(ours) || std::find(before.begin(), before.end(), sibling.id) != before.end() ||
+        std::find(finished_.begin(), finished_.end(), sibling.id) != finished_.end()) {
+      continue;
+    }
+    copies.push_back(std::move(sibling));
+  }
+  std::sort(copies.begin(), copies.end(), [](const Sibling& x, const Sibling& y) { return Earlier(x.written, y.written); });
+  for (const Sibling& copy : copies) queued_.push_back({copy.path, 0});
+  return !copies.empty();
 }
 
 std::optional<TailSource::Queued> TailSource::CopyOf(const FileIdentity& identity, uint64_t offset) const {
@@ -241,6 +277,7 @@ Source::ReadState TailSource::CheckRotation(std::string* out) {
   struct stat ours {};
   if (::fstat(fd_, &ours) != 0) return ReadState::kIdle;
   if (at_path.st_ino != ours.st_ino || at_path.st_dev != ours.st_dev) {
+    NotePathStartsOver();
     // Renamed or deleted and recreated. The writer may have appended to the old file after
     // our last read and before the rename: finish it first.
     if (ReadSome(out) > 0) return ReadState::kData;
@@ -252,6 +289,7 @@ Source::ReadState TailSource::CheckRotation(std::string* out) {
     return OpenPath(/*from_start=*/true) ? ReadState::kRotated : ReadState::kIdle;
   }
   if (static_cast<uint64_t>(ours.st_size) < offset_ || !generations_.back().identity.Matches(fd_)) {
+    NotePathStartsOver();
     ++stats_.truncations;
     spdlog::info("{}: truncated (copytruncate rotation); reading again from the start", path_);
     // Lines appended after our last read and before the copy are only in the copy.
@@ -270,8 +308,26 @@ Source::ReadState TailSource::CheckRotation(std::string* out) {
 
 Result<Source::ReadState> TailSource::Read(std::string* out, Duration /*wait*/) {
   if (fd_ < 0 && !OpenPath(/*from_start=*/false)) return ReadState::kIdle;
+  const size_t had = out->size();
   const ssize_t got = ReadSome(out);
   if (got < 0) return Status::IoError("read " + path_, errno);
+  // Checked after the read: a copy made later holds the bytes just read as well.
+  if (got > 0 && siblings_before_path_start_ && !draining_previous_ && QueueCopiesMadeBeforePathStart()) {
+    // The bytes just read may be the refill after the copy: the copies come first, then
+    // this file again from its start.
+    out->resize(had);
+    stream_ -= static_cast<uint64_t>(got);
+    ++stats_.truncations;
+    spdlog::info("{}: rotated again before we read it; reading what was rotated away first", path_);
+    const int current = fd_;
+    if (OpenQueued()) {
+      ::close(current);
+    } else {
+      generations_.pop_back();  // the copies went away: read this file again from its start
+      StartGeneration(0);
+    }
+    return ReadState::kRotated;
+  }
   if (got > 0) return ReadState::kData;
   return CheckRotation(out);
 }

@@ -10,7 +10,8 @@
 // inode in the path's folder and finished first. When a file rotated more than once
 // before we noticed (while stopped, or faster than we read), the generations in between
 // (files of the folder named like the path, written after the file we were reading) are read in the
-// order they were written before the current file.
+// order they were written before the current file, and so are files rotated away between
+// the moment we knew the path's file was to be read from its start and our first read of it.
 // Each generation (file) it has read is remembered, so PositionAt() turns a byte offset of
 // the stream it returned into (file identity, offset) for checkpoints. Read() never blocks.
 // Not thread-safe.
@@ -79,8 +80,25 @@ class TailSource final : public Source {
   // Queues the path's rotated files (named like it) written at or after `since`, other than
   // `except` (device, inode) and not read yet, oldest first, each from its start.
   void QueueWrittenSince(struct timespec since, std::optional<std::pair<uint64_t, uint64_t>> except);
+  // The path's rotated files (named like it): identity, name and when last written.
+  struct Sibling {
+    std::pair<uint64_t, uint64_t> id;  // device, inode
+    std::string path;
+    struct timespec written;
+  };
+  std::vector<Sibling> RotatedSiblings() const;
   // Opens the next queued generation, from its start. False when none is left.
   bool OpenQueued();
+  // From the moment we know the path's file is to be read from its start (a rotation or
+  // truncation noticed, a generation opened at 0) until our first read of it, the writer
+  // may fill it and rotate it again (copytruncate, or rename): the rotated files that
+  // appear in the folder meanwhile hold its lines. Notes the folder's rotated files at
+  // the earliest such moment.
+  void NotePathStartsOver();
+  // At the first read of the path's file after that (not of a rotated file being
+  // finished): queues the rotated files that appeared since, oldest first; true if any
+  // (the file is then read again from its start after them).
+  bool QueueCopiesMadeBeforePathStart();
   // Closes the current file, remembering it as read to its end.
   void FinishCurrent();
   // After a copytruncate: the copy of the file we were reading, if it holds more than we
@@ -103,6 +121,9 @@ class TailSource final : public Source {
   uint64_t offset_ = 0;             // file offset of the next byte to read
   uint64_t stream_ = 0;             // bytes returned so far
   std::vector<Generation> generations_;
+  // Until the first read of the path's file from its start: the rotated files that were
+  // there when we knew it would start over (see NotePathStartsOver).
+  std::optional<std::vector<std::pair<uint64_t, uint64_t>>> siblings_before_path_start_;
   bool warned_missing_ = false;
   TailStats stats_;
 };

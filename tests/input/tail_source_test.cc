@@ -29,15 +29,16 @@ class TailSourceTest : public ::testing::Test {
     return out;
   }
   // Reads until the source has nothing more to give.
-  std::string Drain() {
+  static std::string Drain(TailSource& source) {
     std::string got;
     for (int idle = 0; idle < 3;) {
-      auto state = source_.Read(&got, std::chrono::milliseconds(0));
+      auto state = source.Read(&got, std::chrono::milliseconds(0));
       EXPECT_TRUE(state.ok());
       idle = *state == Source::ReadState::kIdle ? idle + 1 : 0;
     }
     return got;
   }
+  std::string Drain() { return Drain(source_); }
 
   TempDir dir_;
   std::string path_ = dir_.path() + "/es.log";
@@ -83,6 +84,50 @@ TEST_F(TailSourceTest, AGenerationCopytruncatedBeforeItsFirstReadIsReadFromItsCo
   Append(Lines(5, 4));
   got += Drain();
   EXPECT_EQ(got, Lines(0, 9));
+}
+
+// The path's file is empty when (re)opened after a rotation we noticed, by copytruncate or
+// by rename (the new file created empty, as logrotate's `create` does). The writer then fills
+// it and copytruncates it again before our first read: those lines are only in the copy.
+TEST_F(TailSourceTest, AFileOpenedEmptyAndCopytruncatedBeforeItsFirstReadIsReadFromItsCopy) {
+  for (const bool by_rename : {false, true}) {
+    SCOPED_TRACE(by_rename ? "after a rename" : "after a copytruncate");
+    TempDir dir;
+    const std::string path = dir.path() + "/es.log";
+    TailSource source(path, TailSource::StartAt::kBeginning, std::nullopt);
+    auto append = [&](const std::string& text) { std::ofstream(path, std::ios::app) << text; };
+    auto copytruncate = [&](const std::string& copy) {
+      fs::copy_file(path, copy);
+      std::ofstream(path, std::ios::trunc).close();
+    };
+    append(Lines(0, 3));
+    std::string got = Drain(source);
+    if (by_rename) {
+      fs::rename(path, path + ".1");
+      append("");
+    } else {
+      copytruncate(path + ".1");
+    }
+    got += Drain(source);  // the rotation is noticed; the file at the path is empty now
+    ASSERT_EQ(source.stats().rotations + source.stats().truncations, 1u);
+    append(Lines(3, 2));
+    copytruncate(path + ".2");
+    append(Lines(5, 1));
+    got += Drain(source);
+    EXPECT_EQ(got, Lines(0, 6));
+  }
+}
+
+// A file that began empty and simply fills is read once, whatever older rotated files the
+// folder holds.
+TEST_F(TailSourceTest, AFileThatBeganEmptyAndFillsIsReadOnceBesideOlderRotations) {
+  std::ofstream(path_ + ".1") << Lines(100, 2);
+  Append("");
+  std::string got = Drain();
+  Append(Lines(0, 3));
+  got += Drain();
+  EXPECT_EQ(got, Lines(0, 3));
+  EXPECT_EQ(source_.stats().truncations, 0u);
 }
 
 }  // namespace
