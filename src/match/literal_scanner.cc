@@ -25,7 +25,31 @@ uint32_t RarestTrigram(const std::string& literal) {
 }  // namespace
 
 LiteralScanner::LiteralScanner(const std::vector<std::string>& literals)
-    : literal_count_(literals.size()) {
+    : by_trigrams_(std::all_of(literals.begin(), literals.end(),
+                               [](const std::string& literal) { return literal.size() >= 3; })),
+      literal_count_(literals.size()) {
+  // Only one of the two is built: the automaton's tables run to megabytes for a large
+  // catalog, and touching them costs start-up time (page faults) the index does not need.
+  if (by_trigrams_) {
+    BuildTrigramIndex(literals);
+  } else {
+    BuildAutomaton(literals);
+  }
+}
+
+void LiteralScanner::BuildTrigramIndex(const std::vector<std::string>& literals) {
+  // Each literal's anchor, hashed into the index.
+  for (size_t i = 0; i < literals.size(); ++i) {
+    const std::string& literal = literals[i];
+    const uint32_t offset = RarestTrigram(literal);
+    trigrams_.Add(TrigramHash(Fold(literal[offset]), Fold(literal[offset + 1]), Fold(literal[offset + 2])),
+                  static_cast<uint32_t>(i), offset);
+  }
+  trigrams_.Seal();
+  for (const std::string& literal : literals) folded_.push_back(AsciiLowered(literal));
+}
+
+void LiteralScanner::BuildAutomaton(const std::vector<std::string>& literals) {
   // Byte classes: one per distinct (lower-cased) byte used by the literals.
   for (const std::string& literal : literals) {
     for (char c : literal) {
@@ -54,11 +78,11 @@ LiteralScanner::LiteralScanner(const std::vector<std::string>& literals)
 
   // Breadth-first: failure links, then complete transitions and outputs through them.
   std::vector<int> failure(edges.size(), 0);
-  transitions_.assign(edges.size() * class_count_, 0);
+  std::vector<int> transitions(edges.size() * class_count_, 0);  // state * class_count_ + class -> next
   std::queue<int> pending;
   for (size_t cls = 0; cls < class_count_; ++cls) {
     const int child = edges[0][cls];
-    transitions_[cls] = child < 0 ? 0 : child;
+    transitions[cls] = child < 0 ? 0 : child;
     if (child > 0) pending.push(child);
   }
   while (!pending.empty()) {
@@ -71,31 +95,19 @@ LiteralScanner::LiteralScanner(const std::vector<std::string>& literals)
       const int child = edges[static_cast<size_t>(state)][cls];
       const size_t slot = static_cast<size_t>(state) * class_count_ + cls;
       if (child < 0) {
-        transitions_[slot] = transitions_[fail * class_count_ + cls];
+        transitions[slot] = transitions[fail * class_count_ + cls];
       } else {
-        transitions_[slot] = child;
-        failure[static_cast<size_t>(child)] = transitions_[fail * class_count_ + cls];
+        transitions[slot] = child;
+        failure[static_cast<size_t>(child)] = transitions[fail * class_count_ + cls];
         pending.push(child);
       }
     }
   }
-  // Each literal's anchor, hashed into the index.
-  by_trigrams_ = std::all_of(literals.begin(), literals.end(), [](const std::string& literal) { return literal.size() >= 3; });
-  if (by_trigrams_) {
-    for (size_t i = 0; i < literals.size(); ++i) {
-      const std::string& literal = literals[i];
-      const uint32_t offset = RarestTrigram(literal);
-      trigrams_.Add(TrigramHash(Fold(literal[offset]), Fold(literal[offset + 1]), Fold(literal[offset + 2])),
-                    static_cast<uint32_t>(i), offset);
-    }
-    trigrams_.Seal();
-  }
-  for (const std::string& literal : literals) folded_.push_back(AsciiLowered(literal));
   // The scanning table: each entry is the next state's row offset, shifted left once, with
   // the low bit set when that state ends a literal; no multiply or output lookup per byte.
-  table_.resize(transitions_.size());
-  for (size_t slot = 0; slot < transitions_.size(); ++slot) {
-    const auto next = static_cast<uint32_t>(transitions_[slot]);
+  table_.resize(transitions.size());
+  for (size_t slot = 0; slot < transitions.size(); ++slot) {
+    const auto next = static_cast<uint32_t>(transitions[slot]);
     table_[slot] = (next * static_cast<uint32_t>(class_count_)) << 1 | (outputs_[next].empty() ? 0u : 1u);
   }
 }

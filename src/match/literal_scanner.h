@@ -34,16 +34,19 @@ class LiteralScanner {
   static uint32_t TrigramHash(uint32_t a, uint32_t b, uint32_t c) {
     return ((a << 16 | b << 8 | c) * 0x9E3779B1u) >> (32 - kTrigramLog2);
   }
+  void BuildTrigramIndex(const std::vector<std::string>& literals);
+  void BuildAutomaton(const std::vector<std::string>& literals);
   void ScanByTrigrams(std::string_view text, std::vector<int>* found) const;
   void ScanByAutomaton(std::string_view text, std::vector<int>* found) const;
 
-  uint8_t byte_class_[256] = {};  // folded byte -> class; 0 for bytes in no literal
-  size_t class_count_ = 1;
-  std::vector<int> transitions_;           // state * class_count_ + class -> next state
-  std::vector<uint32_t> table_;            // the same, as Scan() walks it (see the constructor)
-  bool by_trigrams_ = false;               // every literal has three bytes or more
+  bool by_trigrams_ = false;  // every literal has three bytes or more
+  // By trigrams:
   AnchorIndex trigrams_{kTrigramLog2, /*bucket_bits=*/12};
   std::vector<std::string> folded_;  // the literals, lower-cased
+  // By the automaton:
+  uint8_t byte_class_[256] = {};  // folded byte -> class; 0 for bytes in no literal
+  size_t class_count_ = 1;
+  std::vector<uint32_t> table_;            // state row + class -> next state row (see BuildAutomaton)
   std::vector<std::vector<int>> outputs_;  // literals ending at each state (suffix links folded in)
   size_t literal_count_ = 0;
 };
