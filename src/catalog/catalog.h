@@ -7,6 +7,7 @@
 // without locks (std::shared_ptr<const Catalog> for reloads).
 
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -14,6 +15,10 @@
 
 #include "base/time.h"
 #include "decode/log_record.h"
+
+namespace re2 {
+class RE2;
+}
 
 namespace foreshock {
 
@@ -45,6 +50,11 @@ struct Pattern {
   std::string category;  // search, memory, disk, cluster, indexing, node, ...
   Severity severity = Severity::kWarning;
   std::string regex;  // RE2 syntax, searched in LogRecord::text
+  // `regex` and `logger_regex` as the loader compiled them to check them (RE2's defaults,
+  // errors not logged), so the matcher need not compile them again; null when not loaded
+  // from a file or not valid.
+  std::shared_ptr<const re2::RE2> compiled_regex;
+  std::shared_ptr<const re2::RE2> compiled_logger;
   std::map<std::string, FieldType> fields;
   // Filters applied after a regex hit; empty means "any".
   std::string logger_regex;

@@ -59,11 +59,12 @@ Pattern ReadPattern(const YamlReader& reader, const YAML::Node& node) {
   RE2::Options options;
   options.set_log_errors(false);
   if (!pattern.regex.empty()) {
-    RE2 compiled(pattern.regex, options);
-    if (!compiled.ok()) {
-      reader.Error(node["regex"], "regex does not compile: " + compiled.error());
+    auto compiled = std::make_shared<const RE2>(pattern.regex, options);
+    if (!compiled->ok()) {
+      reader.Error(node["regex"], "regex does not compile: " + compiled->error());
     } else {
-      const auto& groups = compiled.NamedCapturingGroups();
+      pattern.compiled_regex = compiled;
+      const auto& groups = compiled->NamedCapturingGroups();
       for (const auto& [name, type] : pattern.fields) {
         if (!groups.contains(name)) {
           reader.Error(node["fields"], "field '" + name + "' is not a named capture of the regex");
@@ -76,8 +77,13 @@ Pattern ReadPattern(const YamlReader& reader, const YAML::Node& node) {
       }
     }
   }
-  if (!pattern.logger_regex.empty() && !RE2(pattern.logger_regex, options).ok()) {
-    reader.Error(node["logger"], "logger regex does not compile");
+  if (!pattern.logger_regex.empty()) {
+    auto compiled = std::make_shared<const RE2>(pattern.logger_regex, options);
+    if (compiled->ok()) {
+      pattern.compiled_logger = std::move(compiled);
+    } else {
+      reader.Error(node["logger"], "logger regex does not compile");
+    }
   }
   return pattern;
 }

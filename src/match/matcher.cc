@@ -113,7 +113,9 @@ Result<std::unique_ptr<Matcher>> Matcher::Create(const Catalog& catalog,
   matcher->set_ = std::make_unique<RE2::Set>(set_options, RE2::UNANCHORED);
   for (const Pattern& pattern : catalog.patterns()) {
     Compiled compiled;
-    compiled.regex = std::make_unique<RE2>(pattern.regex, QuietOptions());
+    // The loader's compiled regexes are reused: the options are the same.
+    compiled.regex = pattern.compiled_regex ? pattern.compiled_regex
+                                            : std::make_shared<const RE2>(pattern.regex, QuietOptions());
     if (!compiled.regex->ok()) {
       return Status::InvalidArgument("pattern " + pattern.id + ": " + compiled.regex->error());
     }
@@ -121,7 +123,8 @@ Result<std::unique_ptr<Matcher>> Matcher::Create(const Catalog& catalog,
       compiled.groups.emplace_back(index, name);
     }
     if (!pattern.logger_regex.empty()) {
-      compiled.logger = std::make_unique<RE2>(pattern.logger_regex, QuietOptions());
+      compiled.logger = pattern.compiled_logger ? pattern.compiled_logger
+                                                : std::make_shared<const RE2>(pattern.logger_regex, QuietOptions());
     }
     std::string error;
     if (matcher->set_->Add(pattern.regex, &error) < 0) {

@@ -83,8 +83,8 @@ class Matcher {
 
  private:
   struct Compiled {
-    std::unique_ptr<RE2> regex;
-    std::unique_ptr<RE2> logger;  // null: any logger
+    std::shared_ptr<const RE2> regex;
+    std::shared_ptr<const RE2> logger;  // null: any logger
     std::vector<std::pair<int, std::string>> groups;  // (group index, name)
   };
 
