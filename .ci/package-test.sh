@@ -54,6 +54,17 @@ for needed in $(objdump -p /usr/bin/foreshock | awk '/NEEDED/ {print $2}'); do
 done
 echo "every NEEDED library comes from a declared dependency"
 
+# libcurl is loaded at run time, once an HTTP output is configured: its package is declared
+# too, and the installed binary loads it (the refused connection is reported, not the library).
+curl_path="$(ldconfig -p | awk '/libcurl(-gnutls)?\.so\.4 / {print $NF; exit}')"
+curl_owner="$(dpkg -S "$curl_path" 2>/dev/null || dpkg -S "/usr${curl_path}" 2>/dev/null || dpkg -S "${curl_path#/usr}")"
+curl_owner="${curl_owner%%:*}"
+tr ',' '\n' <<<"$depends" | awk '{print $1}' | grep -qx "$curl_owner" || fail "Depends does not name $curl_owner"
+http_err="$(run foreshock scan --output webhook:http://127.0.0.1:9/ --retry-max 1s --drain-timeout 1s \
+  "$PWD"/samples/seed-incident/order-events-node-2.json 2>&1 >/dev/null || true)"
+! grep -q "need libcurl" <<<"$http_err" || fail "the installed binary cannot load libcurl: $http_err"
+echo "libcurl ($curl_owner) is declared and loads for HTTP outputs"
+
 if command -v systemd-analyze >/dev/null; then
   output="$(systemd-analyze verify /lib/systemd/system/foreshock.service 2>&1)" || fail "verify: $output"
   [[ -z "$output" ]] || fail "systemd-analyze verify: $output"
