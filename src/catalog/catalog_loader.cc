@@ -1,9 +1,13 @@
 #include "catalog/catalog_loader.h"
 
+#include <fcntl.h>
 #include <re2/re2.h>
-#include <yaml-cpp/yaml.h>
+#include <unistd.h>
+#include "catalog/yaml_document.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <set>
 
@@ -24,13 +28,13 @@ const RE2& IdRegex() {
   return regex;
 }
 
-void CheckId(const YamlReader& reader, const YAML::Node& node, const std::string& id) {
+void CheckId(const YamlReader& reader, const YamlNode& node, const std::string& id) {
   if (!RE2::FullMatch(id, IdRegex())) {
     reader.Error(node, "id '" + id + "' must be lowercase dotted words, e.g. es.disk.flood_stage");
   }
 }
 
-Pattern ReadPattern(const YamlReader& reader, const YAML::Node& node) {
+Pattern ReadPattern(const YamlReader& reader, const YamlNode& node) {
   Pattern pattern;
   pattern.where = reader.Where(node);
   reader.CheckKeys(node, kPatternKeys, "pattern");
@@ -88,18 +92,37 @@ Pattern ReadPattern(const YamlReader& reader, const YAML::Node& node) {
   return pattern;
 }
 
+// The file's bytes; false with errno set when it cannot be read.
+bool ReadWhole(const std::string& path, std::string* out) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  char buffer[64 * 1024];
+  ssize_t got = 0;
+  while ((got = ::read(fd, buffer, sizeof buffer)) != 0) {
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) break;
+    out->append(buffer, static_cast<size_t>(got));
+  }
+  const int saved = errno;
+  ::close(fd);
+  errno = saved;
+  return got == 0;
+}
+
 void ReadFile(const std::string& path, std::vector<Pattern>* patterns, std::vector<Rule>* rules,
               LoadReport* report) {
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::ParserException& e) {
-    report->Error({path, e.mark.line + 1, e.mark.column + 1}, e.msg);
-    return;
-  } catch (const YAML::Exception& e) {
-    report->Error({path, 0, 0}, std::string("cannot read: ") + e.what());
+  std::string text;
+  if (!ReadWhole(path, &text)) {
+    report->Error({path, 0, 0}, "cannot read: " + std::string(std::strerror(errno)));
     return;
   }
+  YamlError error;
+  const std::optional<YamlNode> parsed = YamlNode::Parse(text, &error);
+  if (!parsed) {
+    report->Error({path, error.line, error.column}, error.message);
+    return;
+  }
+  const YamlNode& root = *parsed;
   const YamlReader reader(path, report);
   if (root.IsNull()) return;  // an empty file defines nothing
   if (!root.IsMap()) {
@@ -108,27 +131,21 @@ void ReadFile(const std::string& path, std::vector<Pattern>* patterns, std::vect
   }
   reader.CheckKeys(root, {"patterns", "rules"}, "catalog file");
   for (const char* section : {"patterns", "rules"}) {
-    const YAML::Node list = root[section];
+    const YamlNode& list = root[section];
     if (!list) continue;
     if (!list.IsSequence()) {
       reader.Error(list, std::string("'") + section + "' must be a list");
       continue;
     }
-    for (const YAML::Node& item : list) {
+    for (const YamlNode& item : list.items()) {
       if (!item.IsMap()) {
         reader.Error(item, std::string("each entry of '") + section + "' must be a map");
         continue;
       }
-      // The readers check the shapes they expect; a shape they missed still becomes an
-      // error at its place, never an exception out of the loader.
-      try {
-        if (section[0] == 'p') {
-          patterns->push_back(ReadPattern(reader, item));
-        } else {
-          rules->push_back(ReadRule(reader, item));
-        }
-      } catch (const YAML::Exception& e) {
-        report->Error({path, e.mark.line + 1, e.mark.column + 1}, "unexpected shape: " + e.msg);
+      if (section[0] == 'p') {
+        patterns->push_back(ReadPattern(reader, item));
+      } else {
+        rules->push_back(ReadRule(reader, item));
       }
     }
   }

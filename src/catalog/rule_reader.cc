@@ -22,7 +22,7 @@ const std::map<std::string, Rule::Kind> kKinds = {
 
 // Reads a stage: an entry of a sequence's `steps`, or the rule itself for the other kinds
 // (whose other keys the rule has already checked).
-RuleStep ReadStep(const YamlReader& reader, const YAML::Node& node, Severity default_severity,
+RuleStep ReadStep(const YamlReader& reader, const YamlNode& node, Severity default_severity,
                   bool is_step_entry) {
   RuleStep step;
   if (is_step_entry && node.IsMap()) reader.CheckKeys(node, kStepKeys, "step");
@@ -39,8 +39,8 @@ RuleStep ReadStep(const YamlReader& reader, const YAML::Node& node, Severity def
 }
 
 // value: {field: breaker_usage, of: breaker_limit, op: ">=", bound: 0.9}
-void ReadValue(const YamlReader& reader, const YAML::Node& node, ValueCondition* value) {
-  const YAML::Node spec = node["value"];
+void ReadValue(const YamlReader& reader, const YamlNode& node, ValueCondition* value) {
+  const YamlNode& spec = node["value"];
   if (!spec || !spec.IsMap()) {
     reader.Error(spec ? spec : node, "a value rule needs 'value' with field, op and bound");
     return;
@@ -67,7 +67,7 @@ void ReadValue(const YamlReader& reader, const YAML::Node& node, ValueCondition*
 
 }  // namespace
 
-Rule ReadRule(const YamlReader& reader, const YAML::Node& node) {
+Rule ReadRule(const YamlReader& reader, const YamlNode& node) {
   Rule rule;
   rule.where = reader.Where(node);
   reader.CheckKeys(node, kRuleKeys, "rule");
@@ -87,11 +87,11 @@ Rule ReadRule(const YamlReader& reader, const YAML::Node& node) {
   }
   const Severity severity = reader.SeverityOr(node, "severity", Severity::kWarning);
   if (rule.kind == Rule::Kind::kSequence) {
-    const YAML::Node steps = node["steps"];
+    const YamlNode& steps = node["steps"];
     if (!steps || !steps.IsSequence() || steps.size() == 0) {
       reader.Error(steps ? steps : node, "a sequence rule needs a non-empty list of 'steps'");
     } else {
-      for (const YAML::Node& step : steps) {
+      for (const YamlNode& step : steps.items()) {
         if (step.IsMap()) {
           rule.steps.push_back(ReadStep(reader, step, severity, true));
         } else {

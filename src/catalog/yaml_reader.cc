@@ -2,27 +2,22 @@
 
 namespace foreshock {
 
-SourceLocation YamlReader::Where(const YAML::Node& node) const {
-  if (!node.IsDefined()) return {file_, 0, 0};
-  const YAML::Mark mark = node.Mark();
-  if (mark.is_null()) return {file_, 0, 0};
-  return {file_, mark.line + 1, mark.column + 1};
-}
+SourceLocation YamlReader::Where(const YamlNode& node) const { return {file_, node.line(), node.column()}; }
 
-void YamlReader::Error(const YAML::Node& node, std::string message) const {
+void YamlReader::Error(const YamlNode& node, std::string message) const {
   report_->Error(Where(node), std::move(message));
 }
 
-void YamlReader::CheckKeys(const YAML::Node& map, const std::set<std::string>& known,
+void YamlReader::CheckKeys(const YamlNode& map, const std::set<std::string>& known,
                            const std::string& what) const {
-  for (const auto& entry : map) {
+  for (const auto& entry : map.entries()) {
     const std::string key = entry.first.Scalar();
     if (!known.contains(key)) Error(entry.first, "unknown key '" + key + "' in " + what);
   }
 }
 
-bool YamlReader::Scalar(const YAML::Node& map, const std::string& key, std::string* out) const {
-  const YAML::Node value = map[key];
+bool YamlReader::Scalar(const YamlNode& map, const std::string& key, std::string* out) const {
+  const YamlNode& value = map[key];
   if (!value) return false;
   if (!value.IsScalar()) {
     Error(value, "'" + key + "' must be a single value");
@@ -32,28 +27,28 @@ bool YamlReader::Scalar(const YAML::Node& map, const std::string& key, std::stri
   return true;
 }
 
-std::string YamlReader::RequiredString(const YAML::Node& map, const std::string& key) const {
+std::string YamlReader::RequiredString(const YamlNode& map, const std::string& key) const {
   std::string value;
   if (!Scalar(map, key, &value) && !map[key]) Error(map, "missing required key '" + key + "'");
   return value;
 }
 
-std::string YamlReader::StringOr(const YAML::Node& map, const std::string& key,
+std::string YamlReader::StringOr(const YamlNode& map, const std::string& key,
                                  std::string fallback) const {
   std::string value;
   return Scalar(map, key, &value) ? value : fallback;
 }
 
-std::vector<std::string> YamlReader::StringList(const YAML::Node& map,
+std::vector<std::string> YamlReader::StringList(const YamlNode& map,
                                                 const std::string& key) const {
   std::vector<std::string> out;
   if (!map.IsMap()) return out;
-  const YAML::Node value = map[key];
+  const YamlNode& value = map[key];
   if (!value) return out;
   if (value.IsScalar()) {
     out.push_back(value.Scalar());
   } else if (value.IsSequence()) {
-    for (const YAML::Node& item : value) {
+    for (const YamlNode& item : value.items()) {
       if (item.IsScalar()) {
         out.push_back(item.Scalar());
       } else {
@@ -66,7 +61,7 @@ std::vector<std::string> YamlReader::StringList(const YAML::Node& map,
   return out;
 }
 
-int YamlReader::IntOr(const YAML::Node& map, const std::string& key, int fallback) const {
+int YamlReader::IntOr(const YamlNode& map, const std::string& key, int fallback) const {
   std::string text;
   if (!Scalar(map, key, &text)) return fallback;
   try {
@@ -79,7 +74,7 @@ int YamlReader::IntOr(const YAML::Node& map, const std::string& key, int fallbac
   return fallback;
 }
 
-Duration YamlReader::DurationOr(const YAML::Node& map, const std::string& key,
+Duration YamlReader::DurationOr(const YamlNode& map, const std::string& key,
                                 Duration fallback) const {
   std::string text;
   if (!Scalar(map, key, &text)) return fallback;
@@ -88,7 +83,7 @@ Duration YamlReader::DurationOr(const YAML::Node& map, const std::string& key,
   return fallback;
 }
 
-Severity YamlReader::SeverityOr(const YAML::Node& map, const std::string& key,
+Severity YamlReader::SeverityOr(const YamlNode& map, const std::string& key,
                                 Severity fallback) const {
   std::string text;
   if (!Scalar(map, key, &text)) return fallback;
@@ -99,7 +94,7 @@ Severity YamlReader::SeverityOr(const YAML::Node& map, const std::string& key,
   return fallback;
 }
 
-Level YamlReader::LevelOr(const YAML::Node& map, const std::string& key, Level fallback) const {
+Level YamlReader::LevelOr(const YamlNode& map, const std::string& key, Level fallback) const {
   std::string text;
   if (!Scalar(map, key, &text)) return fallback;
   const Level level = ParseLevel(text);
@@ -110,7 +105,7 @@ Level YamlReader::LevelOr(const YAML::Node& map, const std::string& key, Level f
   return level;
 }
 
-Marker YamlReader::MarkerOr(const YAML::Node& map, const std::string& key, Marker fallback) const {
+Marker YamlReader::MarkerOr(const YamlNode& map, const std::string& key, Marker fallback) const {
   std::string text;
   if (!Scalar(map, key, &text)) return fallback;
   if (text == "outage") return Marker::kOutage;
@@ -119,20 +114,20 @@ Marker YamlReader::MarkerOr(const YAML::Node& map, const std::string& key, Marke
   return fallback;
 }
 
-std::map<std::string, FieldType> YamlReader::FieldTypes(const YAML::Node& map,
+std::map<std::string, FieldType> YamlReader::FieldTypes(const YamlNode& map,
                                                         const std::string& key) const {
   static const std::map<std::string, FieldType> kTypes = {
       {"string", FieldType::kString}, {"integer", FieldType::kInteger},
       {"number", FieldType::kNumber}, {"bytes", FieldType::kBytes},
       {"percent", FieldType::kPercent}, {"duration", FieldType::kDuration}};
   std::map<std::string, FieldType> out;
-  const YAML::Node fields = map[key];
+  const YamlNode& fields = map[key];
   if (!fields) return out;
   if (!fields.IsMap()) {
     Error(fields, "'" + key + "' must map capture names to types");
     return out;
   }
-  for (const auto& entry : fields) {
+  for (const auto& entry : fields.entries()) {
     const std::string type = entry.second.IsScalar() ? entry.second.Scalar() : "";
     auto it = kTypes.find(type);
     if (it == kTypes.end()) {
@@ -144,26 +139,26 @@ std::map<std::string, FieldType> YamlReader::FieldTypes(const YAML::Node& map,
   return out;
 }
 
-void YamlReader::Examples(const YAML::Node& map, std::vector<PatternExample>* match,
+void YamlReader::Examples(const YamlNode& map, std::vector<PatternExample>* match,
                           std::vector<std::string>* no_match) const {
-  const YAML::Node examples = map["examples"];
+  const YamlNode& examples = map["examples"];
   if (!examples || !examples.IsMap()) {
     Error(examples ? examples : map, "a pattern needs 'examples' with 'match' and 'no_match' lists");
     return;
   }
   CheckKeys(examples, {"match", "no_match"}, "examples");
-  const YAML::Node matches = examples["match"];
+  const YamlNode& matches = examples["match"];
   if (matches && matches.IsSequence()) {
-    for (const YAML::Node& item : matches) {
+    for (const YamlNode& item : matches.items()) {
       PatternExample example;
       if (item.IsScalar()) {
         example.line = item.Scalar();
       } else if (item.IsMap() && item["line"] && item["line"].IsScalar()) {
         CheckKeys(item, {"line", "captures"}, "example");
         example.line = item["line"].Scalar();
-        const YAML::Node captures = item["captures"];
+        const YamlNode& captures = item["captures"];
         if (captures && captures.IsMap()) {
-          for (const auto& entry : captures) example.captures[entry.first.Scalar()] = entry.second.Scalar();
+          for (const auto& entry : captures.entries()) example.captures[entry.first.Scalar()] = entry.second.Scalar();
         }
       } else {
         Error(item, "an example is a line, or a map with 'line' and 'captures'");

@@ -4,7 +4,6 @@
 // binary's --print-config, so an option renamed in the code cannot leave them stale.
 
 #include <gtest/gtest.h>
-#include <yaml-cpp/yaml.h>
 
 #include <filesystem>
 #include <map>
@@ -12,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "catalog/yaml_document.h"
 #include "testing/subprocess.h"
 #include "testing/temp_dir.h"
 #include "testing/test_paths.h"
@@ -105,31 +105,34 @@ TEST(PackagingTest, DockerfileIsAMultiStageDebian12BuildThatRunsAsNonRoot) {
   EXPECT_NE(EffectiveSettings(command).find("state-dir = /var/lib/foreshock\n"), std::string::npos);
 }
 
-YAML::Node FindContainer(const YAML::Node& containers, const std::string& name) {
-  for (const YAML::Node& container : containers) {
-    if (container["name"].as<std::string>() == name) return container;
+YamlNode FindContainer(const YamlNode& containers, const std::string& name) {
+  for (const YamlNode& container : containers.items()) {
+    if (container["name"].Scalar() == name) return container;
   }
-  return YAML::Node();
+  return YamlNode();
 }
 
 TEST(PackagingTest, KubernetesSidecarReadsTheElasticsearchLogVolumeReadOnlyAsNonRoot) {
-  const YAML::Node manifest =
-      YAML::LoadFile(std::string(testing::kSourceDir) + "/packaging/k8s/elasticsearch-with-foreshock.yaml");
-  const YAML::Node pod = manifest["spec"]["template"]["spec"];
-  const YAML::Node elasticsearch = FindContainer(pod["containers"], "elasticsearch");
-  const YAML::Node foreshock = FindContainer(pod["containers"], "foreshock");
+  YamlError error;
+  const std::optional<YamlNode> manifest = YamlNode::Parse(
+      testing::ReadFile(std::string(testing::kSourceDir) + "/packaging/k8s/elasticsearch-with-foreshock.yaml"), &error);
+  ASSERT_TRUE(manifest) << error.line << ":" << error.column << ": " << error.message;
+  const YamlNode& pod = (*manifest)["spec"]["template"]["spec"];
+  const YamlNode elasticsearch = FindContainer(pod["containers"], "elasticsearch");
+  const YamlNode foreshock = FindContainer(pod["containers"], "foreshock");
   ASSERT_TRUE(elasticsearch && foreshock);
 
-  std::map<std::string, YAML::Node> es_mounts, fs_mounts;
-  for (const YAML::Node& mount : elasticsearch["volumeMounts"]) es_mounts.emplace(mount["name"].as<std::string>(), mount);
-  for (const YAML::Node& mount : foreshock["volumeMounts"]) fs_mounts.emplace(mount["name"].as<std::string>(), mount);
+  std::map<std::string, YamlNode> es_mounts, fs_mounts;
+  for (const YamlNode& mount : elasticsearch["volumeMounts"].items()) es_mounts.emplace(mount["name"].Scalar(), mount);
+  for (const YamlNode& mount : foreshock["volumeMounts"].items()) fs_mounts.emplace(mount["name"].Scalar(), mount);
   ASSERT_TRUE(es_mounts.count("es-logs") && fs_mounts.count("es-logs"));
-  EXPECT_EQ(es_mounts["es-logs"]["mountPath"].as<std::string>(), "/usr/share/elasticsearch/logs")
+  EXPECT_EQ(es_mounts["es-logs"]["mountPath"].Scalar(), "/usr/share/elasticsearch/logs")
       << "where the Elasticsearch image writes its log files";
-  EXPECT_TRUE(fs_mounts["es-logs"]["readOnly"].as<bool>());
-  const std::string log_dir = fs_mounts["es-logs"]["mountPath"].as<std::string>();
+  EXPECT_EQ(fs_mounts["es-logs"]["readOnly"].Scalar(), "true");
+  const std::string log_dir = fs_mounts["es-logs"]["mountPath"].Scalar();
 
-  const auto args = foreshock["args"].as<std::vector<std::string>>();
+  std::vector<std::string> args;
+  for (const YamlNode& arg : foreshock["args"].items()) args.push_back(arg.Scalar());
   EXPECT_NE(std::find_if(args.begin(), args.end(), [&](const std::string& arg) {
               return arg.starts_with(log_dir + "/");
             }),
@@ -139,16 +142,17 @@ TEST(PackagingTest, KubernetesSidecarReadsTheElasticsearchLogVolumeReadOnlyAsNon
   const size_t state = settings.find("\nstate-dir = ");
   ASSERT_NE(state, std::string::npos);
   const std::string state_dir = settings.substr(state + 13, settings.find('\n', state + 1) - state - 13);
-  EXPECT_TRUE(fs_mounts.count("foreshock-state") &&
-              fs_mounts["foreshock-state"]["mountPath"].as<std::string>() == state_dir)
+  EXPECT_TRUE(fs_mounts.count("foreshock-state") && fs_mounts["foreshock-state"]["mountPath"].Scalar() == state_dir)
       << "the root file system is read-only, so the state needs a volume";
 
-  const YAML::Node security = foreshock["securityContext"];
-  EXPECT_TRUE(security["runAsNonRoot"].as<bool>());
-  EXPECT_NE(security["runAsUser"].as<int>(), 0);
-  EXPECT_TRUE(security["readOnlyRootFilesystem"].as<bool>());
-  EXPECT_FALSE(security["allowPrivilegeEscalation"].as<bool>());
-  EXPECT_EQ(security["capabilities"]["drop"][0].as<std::string>(), "ALL");
+  const YamlNode& security = foreshock["securityContext"];
+  EXPECT_EQ(security["runAsNonRoot"].Scalar(), "true");
+  ASSERT_TRUE(security["runAsUser"].IsScalar());
+  EXPECT_NE(std::stoi(security["runAsUser"].Scalar()), 0);
+  EXPECT_EQ(security["readOnlyRootFilesystem"].Scalar(), "true");
+  EXPECT_EQ(security["allowPrivilegeEscalation"].Scalar(), "false");
+  ASSERT_FALSE(security["capabilities"]["drop"].items().empty());
+  EXPECT_EQ(security["capabilities"]["drop"].items()[0].Scalar(), "ALL");
   EXPECT_TRUE(foreshock["resources"]["limits"]["memory"]) << "a memory limit";
 }
 

@@ -1,0 +1,104 @@
+#include "catalog/yaml_document.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace foreshock {
+namespace {
+
+YamlNode MustParse(const std::string& text) {
+  YamlError error;
+  std::optional<YamlNode> node = YamlNode::Parse(text, &error);
+  EXPECT_TRUE(node.has_value()) << error.line << ":" << error.column << ": " << error.message;
+  return node.value_or(YamlNode());
+}
+
+YamlError MustFail(const std::string& text) {
+  YamlError error;
+  EXPECT_FALSE(YamlNode::Parse(text, &error).has_value()) << text;
+  EXPECT_FALSE(error.message.empty());
+  return error;
+}
+
+TEST(YamlDocumentTest, ReadsMapsSequencesAndScalarsWithWhereEachStarts) {
+  const YamlNode root = MustParse(
+      "patterns:\n"
+      "  - id: es.a\n"
+      "    regex: 'x (y)'\n"
+      "    runbook: |\n"
+      "      line one\n"
+      "      line two\n"
+      "    versions: [\"7\", 8]\n");
+  ASSERT_TRUE(root.IsMap());
+  EXPECT_EQ(root.line(), 1);
+  const YamlNode& patterns = root["patterns"];
+  ASSERT_TRUE(patterns.IsSequence());
+  ASSERT_EQ(patterns.size(), 1u);
+  const YamlNode& pattern = patterns.items()[0];
+  EXPECT_EQ(pattern.line(), 2);
+  EXPECT_EQ(pattern.column(), 5);
+  EXPECT_EQ(pattern["regex"].Scalar(), "x (y)");
+  EXPECT_EQ(pattern["regex"].line(), 3);
+  EXPECT_EQ(pattern["regex"].column(), 12);
+  EXPECT_EQ(pattern["runbook"].Scalar(), "line one\nline two\n");
+  ASSERT_EQ(pattern["versions"].size(), 2u);
+  EXPECT_EQ(pattern["versions"].items()[1].Scalar(), "8");
+  // Keys in file order, with their own positions.
+  ASSERT_EQ(pattern.entries().size(), 4u);
+  EXPECT_EQ(pattern.entries()[3].first.Scalar(), "versions");
+  EXPECT_EQ(pattern.entries()[3].first.line(), 7);
+  EXPECT_EQ(pattern.entries()[3].first.column(), 5);
+}
+
+TEST(YamlDocumentTest, AbsentKeysAreUndefinedAndPlainNullsAreNull) {
+  const YamlNode root = MustParse("a:\nb: ~\nc: null\nd: 'null'\ne: \"\"\n");
+  EXPECT_FALSE(root["missing"]);
+  EXPECT_FALSE(root["a"]["deeper"]);  // not a map: nothing under it, no exception
+  for (const char* key : {"a", "b", "c"}) {
+    EXPECT_TRUE(root[key]) << key;
+    EXPECT_TRUE(root[key].IsNull()) << key;
+  }
+  EXPECT_TRUE(root["d"].IsScalar());  // quoted: the text "null"
+  EXPECT_EQ(root["d"].Scalar(), "null");
+  EXPECT_TRUE(root["e"].IsScalar());
+  EXPECT_EQ(root["e"].Scalar(), "");
+  EXPECT_TRUE(MustParse("").IsNull());
+  EXPECT_TRUE(MustParse("# only a comment\n").IsNull());
+}
+
+TEST(YamlDocumentTest, AnAliasIsItsAnchorsNodeAndAnUnknownOneIsAnError) {
+  const YamlNode root = MustParse("base: &b {severity: warning}\ncopy: *b\n");
+  EXPECT_EQ(root["copy"]["severity"].Scalar(), "warning");
+  EXPECT_EQ(MustFail("a: *nowhere\n").line, 1);
+  // Aliases are shared, not copied: a nest of them stays small and quick.
+  std::string laughs = "l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (int i = 1; i < 12; ++i) {
+    const std::string prev = "*l" + std::to_string(i - 1);
+    laughs += "l" + std::to_string(i) + ": &l" + std::to_string(i) + " [" + prev;
+    for (int j = 1; j < 10; ++j) laughs += ", " + prev;
+    laughs += "]\n";
+  }
+  EXPECT_EQ(MustParse(laughs)["l11"].size(), 10u);
+}
+
+TEST(YamlDocumentTest, SyntaxErrorsAndDeepNestingAreErrorsWithAPosition) {
+  const YamlError unclosed = MustFail("patterns:\n  - id: [unclosed\n");
+  EXPECT_EQ(unclosed.line, 3);
+  const YamlError tab = MustFail("a:\n\tb: 1\n");
+  EXPECT_EQ(tab.line, 2);
+  std::string deep(YamlNode::kMaxDepth, '[');
+  deep += std::string(YamlNode::kMaxDepth, ']');
+  EXPECT_TRUE(MustParse(deep).IsSequence());
+  const YamlError too_deep = MustFail(std::string(100000, '['));
+  EXPECT_NE(too_deep.message.find("nested deeper"), std::string::npos) << too_deep.message;
+}
+
+TEST(YamlDocumentTest, OnlyTheFirstDocumentIsRead) {
+  const YamlNode root = MustParse("a: 1\n---\nb: 2\n");
+  EXPECT_EQ(root["a"].Scalar(), "1");
+  EXPECT_FALSE(root["b"]);
+}
+
+}  // namespace
+}  // namespace foreshock
