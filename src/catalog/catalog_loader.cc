@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <re2/re2.h>
 #include <unistd.h>
-#include "catalog/yaml_document.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -12,6 +11,7 @@
 #include <set>
 
 #include "catalog/rule_reader.h"
+#include "catalog/yaml_document.h"
 #include "catalog/yaml_reader.h"
 
 namespace foreshock {

@@ -174,8 +174,12 @@ void TailSource::QueueWrittenSince(struct timespec since, std::optional<std::pai
     }
     if (!Earlier(sibling.written, since)) later.push_back(std::move(sibling));
   }
-  std::sort(later.begin(), later.end(), [](const Sibling& x, const Sibling& y) { return Earlier(x.written, y.written); });
-  for (const Sibling& sibling : later) queued_.push_back({sibling.path, 0});
+  QueueOldestFirst(std::move(later));
+}
+
+void TailSource::QueueOldestFirst(std::vector<Sibling> files) {
+  std::sort(files.begin(), files.end(), [](const Sibling& x, const Sibling& y) { return Earlier(x.written, y.written); });
+  for (const Sibling& file : files) queued_.push_back({file.path, 0});
 }
 
 void TailSource::NotePathStartsOver() {
@@ -192,16 +196,16 @@ bool TailSource::QueueCopiesMadeBeforePathStart() {
   const std::vector<std::pair<uint64_t, uint64_t>> before = std::move(*siblings_before_path_start_);
   siblings_before_path_start_.reset();
   std::vector<Sibling> copies;
-  for (Sibling& sibling : RotatedSiblings()) {
-    if (sibling.id == IdOf(ours) || std::find(before.begin(), before.end(), sibling.id) != before.end() ||
+  for (Sibling& sibling : RotatedSiblings()) {  // never the path's own file, which is ours
+    if (std::find(before.begin(), before.end(), sibling.id) != before.end() ||
         std::find(finished_.begin(), finished_.end(), sibling.id) != finished_.end()) {
       continue;
     }
     copies.push_back(std::move(sibling));
   }
-  std::sort(copies.begin(), copies.end(), [](const Sibling& x, const Sibling& y) { return Earlier(x.written, y.written); });
-  for (const Sibling& copy : copies) queued_.push_back({copy.path, 0});
-  return !copies.empty();
+  const bool any = !copies.empty();
+  QueueOldestFirst(std::move(copies));
+  return any;
 }
 
 std::optional<TailSource::Queued> TailSource::CopyOf(const FileIdentity& identity, uint64_t offset) const {

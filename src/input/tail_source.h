@@ -87,6 +87,8 @@ class TailSource final : public Source {
     struct timespec written;
   };
   std::vector<Sibling> RotatedSiblings() const;
+  // Queues `files`, each from its start, in the order they were last written.
+  void QueueOldestFirst(std::vector<Sibling> files);
   // Opens the next queued generation, from its start. False when none is left.
   bool OpenQueued();
   // From the moment we know the path's file is to be read from its start (a rotation or
