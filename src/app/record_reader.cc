@@ -178,17 +178,6 @@ uint64_t RecordReader::SkipQuietRun(TimePoint before, TimePoint* newest) {
   return skipped;
 }
 
-bool RecordReader::DecodeHeaderOnly(std::string_view text, const DecodeOptions& options, RecordHeader* header,
-                                    std::string_view* format, bool* may_match) {
-  // The format reads time and node without a full parse, and no pattern literal is in the
-  // parts that would make the record's text (the decoder vouches that those are the text's
-  // bytes, no escape hiding a literal).
-  if (!QuietLaneOn() || !decoders_->DecodeHeader(text, options, header, format)) return false;
-  if (!options_.prefilter->MayMatchParts(header->searchable())) return true;
-  if (may_match != nullptr) *may_match = true;
-  return false;
-}
-
 void RecordReader::FlushAll() {
   auto on_record = [this](const RawRecord& raw) { Queue(raw); };
   framer_.Flush([&](std::string_view line, bool truncated) {

@@ -133,8 +133,17 @@ class RecordReader final : public RecordStream {
   // when it does not apply. `options` is line_options_ for a single framed line,
   // decode_options_ for a record. *may_match (when given) is set when the format vouched for
   // the header but the prefilter found a literal in its parts.
+  // Inline: asked of every ordinary line.
   bool DecodeHeaderOnly(std::string_view text, const DecodeOptions& options, RecordHeader* header,
-                        std::string_view* format, bool* may_match = nullptr);
+                        std::string_view* format, bool* may_match = nullptr) {
+    // The format reads time and node without a full parse, and no pattern literal is in the
+    // parts that would make the record's text (the decoder vouches that those are the
+    // text's bytes, no escape hiding a literal).
+    if (!QuietLaneOn() || !decoders_->DecodeHeader(text, options, header, format)) return false;
+    if (!options_.prefilter->MayMatchParts(header->searchable())) return true;
+    if (may_match != nullptr) *may_match = true;
+    return false;
+  }
   // A line the prefilter could not rule out is judged once: SkipQuietRun() stops before it,
   // TakeQuiet() and DecodeNext() then see it again, and decode it in full without asking.
   // The line is known by where it ends in the stream and its length (as framed).

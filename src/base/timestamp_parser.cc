@@ -5,7 +5,7 @@
 namespace foreshock {
 namespace {
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+using timestamp_internal::IsDigit;
 
 // Reads exactly `count` digits at `pos`; returns -1 if any is not a digit.
 int ReadDigits(std::string_view text, size_t pos, size_t count) {
@@ -63,17 +63,9 @@ std::optional<TimePoint> ParseLocalSecond(std::string_view text) {
 
 }  // namespace
 
-std::optional<ParsedTimestamp> ParseTimestamp(std::string_view text, const TimeZone& zone) {
+std::optional<ParsedTimestamp> timestamp_internal::ParseAnyTimestamp(std::string_view text, const TimeZone& zone) {
   using namespace std::chrono;
-  // Consecutive records mostly share their date and time to the second: the last such
-  // prefix read is remembered per thread with the local time it stands for.
-  constexpr size_t kSecondLength = 19;  // YYYY-MM-DDTHH:MM:SS
-  struct LastSecond {
-    char prefix[kSecondLength] = {};
-    TimePoint local;
-    bool valid = false;
-  };
-  thread_local LastSecond last;
+  LastSecond& last = last_second;
   TimePoint local_second;
   if (last.valid && text.size() >= kSecondLength && std::memcmp(text.data(), last.prefix, kSecondLength) == 0) {
     local_second = last.local;

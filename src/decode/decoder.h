@@ -36,6 +36,16 @@ struct RecordHeader {
 
   std::span<const std::string_view> searchable() const { return {parts.data(), part_count}; }
   void AddPart(std::string_view part) { parts[part_count++] = part; }
+  // Empties the header for the next record. The parts past part_count are never read, so
+  // they are left as they are: the reader asks this of every line, where a whole
+  // RecordHeader{} costs more.
+  void Reset() {
+    time = {};
+    has_time = false;
+    node = {};
+    cluster = {};
+    part_count = 0;
+  }
 };
 
 class Decoder {
@@ -66,7 +76,7 @@ class Decoder {
   // escapes refuses a line that holds one); on any doubt false. A line holding an envelope's
   // marker key (IsEnvelopeMarker) is always a doubt: a line vouched for is known to pass the
   // envelope unwrapper unchanged.
-  // REQUIRES: *header is empty (RecordHeader{}).
+  // REQUIRES: *header is empty (RecordHeader{} or Reset()).
   virtual bool DecodeHeader(std::string_view /*text*/, const DecodeOptions& /*options*/,
                             RecordHeader* /*header*/) const {
     return false;

@@ -41,7 +41,7 @@ class DecoderSet {
   // Inline: the reader asks it of every ordinary line.
   bool DecodeHeader(std::string_view text, const DecodeOptions& options, RecordHeader* header,
                     std::string_view* format) {
-    *header = RecordHeader{};
+    header->Reset();
     if (!decoders_[last_used_]->DecodeHeader(text, options, header)) return false;
     *format = names_[last_used_];
     return true;

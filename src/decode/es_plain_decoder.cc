@@ -46,9 +46,11 @@ bool TakeBracketed(const char** at, const char* end, std::string_view* content) 
 }  // namespace
 
 // The header fields of a plain record, and where its message starts. kNotMine/kMalformed
-// as Decode() reports them (and why, in *why unless it is null).
-Decoder::Outcome EsPlainDecoder::Parse(std::string_view text, const DecodeOptions& options, Header* header,
-                                       std::string* why) {
+// as Decode() reports them (and why, in *why unless it is null). Inlined: DecodeHeader()
+// asks it of every ordinary line.
+[[gnu::always_inline]] inline Decoder::Outcome EsPlainDecoder::Parse(std::string_view text,
+                                                                     const DecodeOptions& options,
+                                                                     Header* header, std::string* why) {
   header->newline = options.one_line ? std::string_view::npos : text.find('\n');
   const char* at = text.data();
   const char* const end = at + (header->newline == std::string_view::npos ? text.size() : header->newline);

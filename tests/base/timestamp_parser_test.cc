@@ -75,6 +75,16 @@ TEST(TimestampParserTest, StampsOfTheSameSecondInARowKeepTheirOwnFractionAndZone
     std::optional<TimePoint> expected;
   } steps[] = {
       {"2026-11-29T02:54:11,482", &TimeZone::Utc(), Utc(2026, 11, 29, 2, 54, 11, 482)},
+      // The usual shapes, read inline from the remembered second: milliseconds, then the
+      // end (in the zone setting, fixed or named) or a "Z".
+      {"2026-11-29T02:54:11,483", &TimeZone::Utc(), Utc(2026, 11, 29, 2, 54, 11, 483)},
+      {"2026-11-29T02:54:11,484", &paris, Utc(2026, 11, 29, 1, 54, 11, 484)},
+      {"2026-11-29T02:54:11.485Z", &paris, Utc(2026, 11, 29, 2, 54, 11, 485)},
+      // Near misses of those shapes, read in full.
+      {"2026-11-29T02:54:11,48x", &TimeZone::Utc(), Utc(2026, 11, 29, 2, 54, 11, 480)},
+      {"2026-11-29T02:54:11,4867", &TimeZone::Utc(),
+       Utc(2026, 11, 29, 2, 54, 11, 486) + std::chrono::microseconds(700)},
+      {"2026-11-29T02:54:11.487+", &TimeZone::Utc(), Utc(2026, 11, 29, 2, 54, 11, 487)},
       {"2026-11-29T02:54:11.999+0100", &TimeZone::Utc(), Utc(2026, 11, 29, 1, 54, 11, 999)},
       {"2026-11-29T02:54:11", &paris, Utc(2026, 11, 29, 1, 54, 11, 0)},
       {"2026-11-29 02:54:11,001", &TimeZone::Utc(), Utc(2026, 11, 29, 2, 54, 11, 1)},
