@@ -51,6 +51,7 @@ best() {
   printf '%-26s %6.2fs  %s  peak RSS %5.1f MB\n' "$label" "$best" "$rate" "$(awk -v r="$best_rss" 'BEGIN{print r/1024}')"
   echo "$best" > "$work/wall.$label"
 }
+print_machine
 echo "input: $mb MB of generated $format logs"
 best "shipped ($shipped patterns)" "$foreshock" scan --log-level error "$file"
 best "padded ($padded patterns)" "$foreshock" scan --log-level error --catalog "$work/padding.yaml" "$file"

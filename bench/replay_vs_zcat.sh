@@ -33,6 +33,7 @@ run() {
   echo "$best_wall" > "$work/wall.$label"
 }
 
+print_machine
 echo "input: $mb MB of $format logs in $nodes gzip archives ($compressed MB compressed)"
 run zcat zcat "$work"/logs/*.gz
 run foreshock-replay "$build/foreshock" replay --log-level warn "$work"/logs/*.gz

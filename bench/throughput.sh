@@ -39,6 +39,7 @@ run() {
     'BEGIN{ s = (s < 0.001 ? 0.001 : s); printf "%-14s %8.0f MB/s %12.0f lines/s  peak RSS %7.1f MB\n", l, mb / s, n * (mb / total) / s, r / 1024 }'
 }
 
+print_machine
 echo "input: $mb MB of generated $format logs, $lines lines; $(wc -l < "$work/re.txt") catalog regexes; $(resident) in the page cache"
 run cat "$mb" cat "$file"
 run wc-l "$mb" wc -l "$file"
