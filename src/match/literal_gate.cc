@@ -6,6 +6,10 @@
 namespace foreshock {
 namespace {
 
+// What an anchor's key costs in its score (see Commonness) for each other literal holding
+// it: a key held by two others scores worse than four of the commonest bytes.
+constexpr int kSharedKeyCost = 6;
+
 // Bit 5 set in each byte: upper-case ASCII letters become lower-case (other bytes may merge
 // too, which costs a verification, never a miss).
 constexpr uint32_t kLooseFold = 0x20202020u;
@@ -28,6 +32,7 @@ LiteralGate::LiteralGate(const std::vector<std::string>& literals) {
   key_bytes_ = std::clamp<size_t>(shortest, 1, 4);
   stride_ = shortest - key_bytes_ + 1;
   for (const std::string& literal : literals) folded_.push_back(AsciiLowered(literal));
+  const KeyHolders holders = LiteralsHoldingEachKey();
   // Per literal, one key for each residue of its offsets mod stride: the likely rarest.
   for (size_t index = 0; index < folded_.size(); ++index) {
     const auto* bytes = reinterpret_cast<const unsigned char*>(folded_[index].data());
@@ -36,7 +41,11 @@ LiteralGate::LiteralGate(const std::vector<std::string>& literals) {
       size_t best = residue;
       int best_score = 1 << 20;
       for (size_t offset = residue; offset <= last; offset += stride_) {
-        int score = 0;
+        // Keys that other literals hold too are Elasticsearch's vocabulary ("cluster",
+        // "shard", "transport", "-ing "), which ordinary lines use as well.
+        const uint32_t key = KeyAt(bytes + offset);
+        const auto holding = std::lower_bound(holders.begin(), holders.end(), std::make_pair(key, 0));
+        int score = kSharedKeyCost * (holding->second - 1);
         for (size_t k = 0; k < key_bytes_; ++k) score += Commonness(bytes[offset + k]);
         if (score < best_score) {
           best_score = score;
@@ -47,6 +56,24 @@ LiteralGate::LiteralGate(const std::vector<std::string>& literals) {
     }
   }
   anchors_.Seal();
+}
+
+LiteralGate::KeyHolders LiteralGate::LiteralsHoldingEachKey() const {
+  std::vector<std::pair<uint32_t, uint32_t>> held;  // (key, literal)
+  for (uint32_t index = 0; index < folded_.size(); ++index) {
+    const auto* bytes = reinterpret_cast<const unsigned char*>(folded_[index].data());
+    for (size_t offset = 0; offset + key_bytes_ <= folded_[index].size(); ++offset) {
+      held.emplace_back(KeyAt(bytes + offset), index);
+    }
+  }
+  std::sort(held.begin(), held.end());
+  held.erase(std::unique(held.begin(), held.end()), held.end());
+  KeyHolders holders;
+  for (const auto& [key, literal] : held) {
+    if (holders.empty() || holders.back().first != key) holders.emplace_back(key, 0);
+    ++holders.back().second;
+  }
+  return holders;
 }
 
 bool LiteralGate::FoundAt(std::string_view text, size_t position, uint32_t hash) const {

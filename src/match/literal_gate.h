@@ -6,13 +6,15 @@
 // fraction of its bytes. With every literal at least L bytes long, only every s-th position
 // of the text is probed (s = L - q + 1 for q-byte keys, q <= 4): any occurrence of a
 // literal covers one probed position at each of its offsets' residues mod s, and the key
-// at the likely rarest offset of each residue class is in a bitmap. A bitmap hit is
-// verified against the literals anchored there, so the answer is exact. Immutable after
-// construction; Contains() is const and thread-safe.
+// at the likely rarest offset of each residue class is in a bitmap (of uncommon bytes, and
+// held by no other literal: a key the literals share is a word of Elasticsearch's that
+// ordinary lines use too). A bitmap hit is verified against the literals anchored there, so
+// the answer is exact. Immutable after construction; Contains() is const and thread-safe.
 
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "match/anchor_index.h"
@@ -36,6 +38,9 @@ class LiteralGate {
   static constexpr uint32_t kBitsLog2 = 16;
   static uint32_t Hash(uint32_t key) { return (key * 0x9E3779B1u) >> (32 - kBitsLog2); }
   uint32_t KeyAt(const unsigned char* bytes) const;
+  // For each key in the literals (at any offset), how many literals hold it, by key.
+  using KeyHolders = std::vector<std::pair<uint32_t, int>>;
+  KeyHolders LiteralsHoldingEachKey() const;
   // Whether a literal anchored on `hash` occurs with its anchor at text[position].
   [[gnu::noinline]] bool FoundAt(std::string_view text, size_t position, uint32_t hash) const;
 
