@@ -49,7 +49,10 @@ Result<std::optional<SavedState>> LoadState(const std::string& dir) {
       position.identity.head_hash = entry.at("head_hash").get<uint64_t>();
       position.identity.head_bytes = entry.at("head_bytes").get<uint32_t>();
       position.offset = entry.at("offset").get<uint64_t>();
-      if (entry.contains("saved_at")) position.saved_at = entry.at("saved_at").get<int64_t>();
+      // "saved_at": the name in state files of foreshock before 2026-12-03, nearly the same moment.
+      for (const char* key : {"opened_at", "saved_at"}) {
+        if (entry.contains(key)) position.opened_at = entry.at(key).get<int64_t>();
+      }
       if (entry.contains("finished")) {
         position.finished = entry.at("finished").get<std::vector<std::pair<uint64_t, uint64_t>>>();
       }
@@ -70,7 +73,7 @@ Status SaveState(const std::string& dir, const SavedState& state, bool durable) 
     json["files"][path] = {{"device", position.identity.device}, {"inode", position.identity.inode},
                            {"head_hash", position.identity.head_hash},
                            {"head_bytes", position.identity.head_bytes}, {"offset", position.offset},
-                           {"finished", position.finished}, {"saved_at", position.saved_at}};
+                           {"finished", position.finished}, {"opened_at", position.opened_at}};
   }
   const std::string final_path = (fs::path(dir) / "state.json").string();
   const std::string temp_path = final_path + ".tmp";

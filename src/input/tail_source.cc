@@ -6,10 +6,10 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cerrno>
 #include <filesystem>
 #include <cstring>
+#include <tuple>
 
 namespace foreshock {
 namespace {
@@ -27,6 +27,28 @@ bool Earlier(const struct timespec& a, const struct timespec& b) {
   return a.tv_sec != b.tv_sec ? a.tv_sec < b.tv_sec : a.tv_nsec < b.tv_nsec;
 }
 
+// Now on the clock the kernel stamps file times with (coarser than CLOCK_REALTIME, and
+// behind it by up to a tick): a file written after this call is never stamped earlier.
+int64_t FileClockMicros() {
+  struct timespec now {};
+  ::clock_gettime(CLOCK_REALTIME_COARSE, &now);
+  return static_cast<int64_t>(now.tv_sec) * 1000000 + now.tv_nsec / 1000;
+}
+
+struct timespec TimespecOf(int64_t micros) {
+  return timespec{static_cast<time_t>(micros / 1000000), static_cast<long>(micros % 1000000 * 1000)};
+}
+
+// The first bytes of the file at `path`, up to FileIdentity::kHeadBytes; empty if unreadable.
+std::string HeadOf(const std::string& path) {
+  std::string head(FileIdentity::kHeadBytes, '\0');
+  const int fd = OpenReadOnly(path);
+  const ssize_t got = fd < 0 ? 0 : ::pread(fd, head.data(), head.size(), 0);
+  if (fd >= 0) ::close(fd);
+  head.resize(static_cast<size_t>(std::max<ssize_t>(got, 0)));
+  return head;
+}
+
 }  // namespace
 
 TailSource::TailSource(std::string path, StartAt start, std::optional<FilePosition> resume)
@@ -37,6 +59,7 @@ TailSource::TailSource(std::string path, StartAt start, std::optional<FilePositi
 void TailSource::FinishCurrent() {
   struct stat info {};
   if (::fstat(fd_, &info) == 0) {
+    spdlog::debug("{}: inode {} read to its end at offset {}", path_, info.st_ino, offset_);
     finished_.emplace_back(info.st_dev, info.st_ino);
     if (finished_.size() > 16) finished_.erase(finished_.begin());
   }
@@ -64,6 +87,7 @@ TailSource::~TailSource() {
 
 void TailSource::StartGeneration(uint64_t file_offset) {
   ++stats_.generations;
+  const int64_t opened_at = FileClockMicros();  // before the head is read
   offset_ = file_offset;
   // Listed before the head is read: a copy made after that read must not be among them.
   if (file_offset == 0 && !draining_previous_) NotePathStartsOver();
@@ -71,7 +95,9 @@ void TailSource::StartGeneration(uint64_t file_offset) {
   generation.identity = FileIdentity::Of(fd_).value_or(FileIdentity{});
   generation.stream_start = stream_;
   generation.file_start = file_offset;
+  generation.opened_at = opened_at;
   generations_.push_back(generation);
+  spdlog::debug("{}: reading inode {} from offset {}", path_, generation.identity.inode, file_offset);
   if (generations_.size() > kMaxGenerations) generations_.erase(generations_.begin());
 }
 
@@ -88,14 +114,12 @@ bool TailSource::OpenPath(bool from_start) {
   fd_ = fd;
   uint64_t offset = 0;
   if (resume_) {
-    if (resume_->identity.Matches(fd_) && resume_->identity.head_bytes == 0 && resume_->offset == 0 &&
-        resume_->saved_at > 0) {
-      // Saved before we saw a byte of it: the inode is all we know. If it was copytruncated
-      // while we were down, its lines are in a copy written since; read those first.
+    if (resume_->identity.head_bytes == 0 && resume_->offset == 0 && resume_->opened_at > 0) {
+      // Saved before we saw a byte of it: every line it got was written since it was opened.
+      // If it was copytruncated or renamed while we were down, they are in the rotated files
+      // written since (its copies, itself, the files after it); read those first.
       NotePathStartsOver();
-      QueueWrittenSince(timespec{static_cast<time_t>(resume_->saved_at / 1000000),
-                                 static_cast<long>(resume_->saved_at % 1000000 * 1000)},
-                        std::nullopt);
+      QueueWrittenSince(TimespecOf(resume_->opened_at), std::nullopt);
       resume_.reset();
       if (!queued_.empty()) {
         ::close(fd_);
@@ -159,7 +183,7 @@ std::vector<TailSource::Sibling> TailSource::RotatedSiblings() const {
   for (const std::string& candidate : Siblings()) {
     struct stat info {};
     if (BaseName(candidate).rfind(base, 0) != 0 || ::stat(candidate.c_str(), &info) != 0) continue;
-    out.push_back({IdOf(info), candidate, info.st_mtim});
+    out.push_back({IdOf(info), candidate, info.st_mtim, info.st_ctim});
   }
   return out;
 }
@@ -177,9 +201,30 @@ void TailSource::QueueWrittenSince(struct timespec since, std::optional<std::pai
   QueueOldestFirst(std::move(later));
 }
 
-void TailSource::QueueOldestFirst(std::vector<Sibling> files) {
-  std::sort(files.begin(), files.end(), [](const Sibling& x, const Sibling& y) { return Earlier(x.written, y.written); });
-  for (const Sibling& file : files) queued_.push_back({file.path, 0});
+bool TailSource::QueueOldestFirst(std::vector<Sibling> files) {
+  auto order = [](const Sibling& file) {
+    return std::tuple(file.written.tv_sec, file.written.tv_nsec, file.changed.tv_sec, file.changed.tv_nsec);
+  };
+  std::sort(files.begin(), files.end(), [&](const Sibling& x, const Sibling& y) { return order(x) < order(y); });
+  bool any = false;
+  for (const Sibling& file : files) {
+    if (PathStillHolds(file)) {
+      spdlog::debug("{}: {} holds nothing the path lacks (a copy being made?); not queued", path_, file.path);
+      continue;
+    }
+    spdlog::debug("{}: queued the rotated file {} (inode {}), from its start", path_, file.path, file.id.second);
+    queued_.push_back({file.path, 0});
+    any = true;
+  }
+  return any;
+}
+
+bool TailSource::PathStillHolds(const Sibling& file) const {
+  const std::string copy = HeadOf(file.path);
+  if (copy.empty()) return true;
+  const std::string at_path = HeadOf(path_);
+  const size_t common = std::min(copy.size(), at_path.size());
+  return common > 0 && copy.compare(0, common, at_path, 0, common) == 0;
 }
 
 void TailSource::NotePathStartsOver() {
@@ -203,9 +248,7 @@ bool TailSource::QueueCopiesMadeBeforePathStart() {
     }
     copies.push_back(std::move(sibling));
   }
-  const bool any = !copies.empty();
-  QueueOldestFirst(std::move(copies));
-  return any;
+  return QueueOldestFirst(std::move(copies));
 }
 
 std::optional<TailSource::Queued> TailSource::CopyOf(const FileIdentity& identity, uint64_t offset) const {
@@ -338,12 +381,10 @@ Result<Source::ReadState> TailSource::Read(std::string* out, Duration /*wait*/) 
 
 std::optional<FilePosition> TailSource::PositionAt(uint64_t stream_offset) const {
   if (generations_.empty()) return resume_;  // not opened yet: still where we were told to resume
-  const int64_t now = std::chrono::duration_cast<std::chrono::microseconds>(
-                          std::chrono::system_clock::now().time_since_epoch())
-                          .count();
   for (auto it = generations_.rbegin(); it != generations_.rend(); ++it) {
     if (stream_offset >= it->stream_start) {
-      return FilePosition{it->identity, it->file_start + (stream_offset - it->stream_start), finished_, now};
+      return FilePosition{it->identity, it->file_start + (stream_offset - it->stream_start), finished_,
+                          it->opened_at};
     }
   }
   return std::nullopt;

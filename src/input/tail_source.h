@@ -12,6 +12,8 @@
 // (files of the folder named like the path, written after the file we were reading) are read in the
 // order they were written before the current file, and so are files rotated away between
 // the moment we knew the path's file was to be read from its start and our first read of it.
+// A rotated file that still starts like the path's file is a copy being made (copytruncate
+// copies, then truncates): it is left alone, and found complete once the path's file shrinks.
 // Each generation (file) it has read is remembered, so PositionAt() turns a byte offset of
 // the stream it returned into (file identity, offset) for checkpoints. Read() never blocks.
 // Not thread-safe.
@@ -32,10 +34,11 @@ struct FilePosition {
   uint64_t offset = 0;  // bytes of that file fully processed
   // Rotated generations already read to their end (device, inode): never read again.
   std::vector<std::pair<uint64_t, uint64_t>> finished;
-  // When this position was taken (microseconds since the epoch). A generation saved before
-  // any of its bytes were seen has no head to recognise it by: files of the folder written
-  // after this moment may hold its lines (a copytruncate while we were down).
-  int64_t saved_at = 0;
+  // When this file was opened, on the clock the kernel stamps file times with
+  // (microseconds since the epoch). A file saved before any of its bytes were seen has no
+  // head to recognise it by: the rotated files of the folder written since this moment hold
+  // its lines (copies of it, the file itself renamed) and those of the files after it.
+  int64_t opened_at = 0;
 };
 
 struct TailStats {
@@ -70,6 +73,7 @@ class TailSource final : public Source {
     FileIdentity identity;
     uint64_t stream_start = 0;  // stream offset of this file's first byte we returned
     uint64_t file_start = 0;    // the file offset that byte came from
+    int64_t opened_at = 0;      // see FilePosition::opened_at
   };
 
   bool OpenPath(bool from_start);
@@ -85,10 +89,19 @@ class TailSource final : public Source {
     std::pair<uint64_t, uint64_t> id;  // device, inode
     std::string path;
     struct timespec written;
+    struct timespec changed;  // breaks ties of `written`: a copy before the file renamed after it
   };
   std::vector<Sibling> RotatedSiblings() const;
-  // Queues `files`, each from its start, in the order they were last written.
-  void QueueOldestFirst(std::vector<Sibling> files);
+  // Queues `files`, each from its start, in the order they were last written (then changed:
+  // renamed), but not a copy
+  // whose lines the path's file still holds; true if any was queued.
+  bool QueueOldestFirst(std::vector<Sibling> files);
+  // True when `file` holds nothing the path's file lacks: it is empty, or starts with the
+  // bytes the path's file starts with now, as a copy being made (copytruncate copies, then
+  // truncates) or made and not truncated yet does. Taken for finished,
+  // a copy half made would lose its other half; the path's file is read instead, and once it
+  // is truncated the copy is complete and CopyOf finds it.
+  bool PathStillHolds(const Sibling& file) const;
   // Opens the next queued generation, from its start. False when none is left.
   bool OpenQueued();
   // From the moment we know the path's file is to be read from its start (a rotation or

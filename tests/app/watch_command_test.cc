@@ -197,16 +197,21 @@ TEST_F(WatchTest, SurvivesSigkillAtRandomMomentsWithoutLosingOrRepeating) {
     }, 10s));
     Stop(pid, SIGKILL);
   }
+  // What the writer did and the watchers' rotation decisions, kept with the files of a failure.
+  std::ofstream writer_log(dir_.path() + "/writer.log");
   for (int round = 0; round < 12; ++round) {
-    const pid_t pid = StartWatch(Args(), out_, err_);
+    const pid_t pid = StartWatch(Args({"--log-level", "debug"}), out_, err_);
+    writer_log << "watcher " << pid << " started at line " << n << std::endl;
     const int lines = 20 + static_cast<int>(random() % 40);
     for (int i = 0; i < lines; ++i, ++n) {
       Append(log_, Line(n, n % 3 != 2) + Line(n, false));
       std::this_thread::sleep_for(1ms);  // a busy node, not a tight loop
       if (random() % 25 == 0) {
         if (random() % 2 == 0) {
+          writer_log << "renamed at line " << n << std::endl;
           fs::rename(log_, log_ + ".r" + std::to_string(n));
         } else {
+          writer_log << "copytruncated at line " << n << std::endl;
           fs::copy_file(log_, log_ + ".c" + std::to_string(n));
           std::ofstream truncate(log_, std::ios::trunc);
         }
@@ -214,6 +219,7 @@ TEST_F(WatchTest, SurvivesSigkillAtRandomMomentsWithoutLosingOrRepeating) {
       if (random() % 10 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(random() % 20));
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(random() % 120));
+    writer_log << "SIGKILL at line " << n << std::endl;
     Stop(pid, SIGKILL);
   }
   const size_t started = testing::ReadFile(err_).size();

@@ -39,6 +39,10 @@ class TailSourceTest : public ::testing::Test {
     return got;
   }
   std::string Drain() { return Drain(source_); }
+  void Copytruncate(const std::string& copy) {
+    fs::copy_file(path_, copy);
+    std::ofstream(path_, std::ios::trunc).close();
+  }
 
   TempDir dir_;
   std::string path_ = dir_.path() + "/es.log";
@@ -128,6 +132,69 @@ TEST_F(TailSourceTest, AFileThatBeganEmptyAndFillsIsReadOnceBesideOlderRotations
   got += Drain();
   EXPECT_EQ(got, Lines(0, 3));
   EXPECT_EQ(source_.stats().truncations, 0u);
+}
+
+// Saved before a byte of it was read (a watcher killed moments after the file was created):
+// the position knows only the inode. Filled, copytruncated, refilled and renamed away while
+// stopped, its lines are in the copy, then in itself renamed, then in the new file.
+TEST_F(TailSourceTest, AFileSavedUnreadIsFoundInItsCopyAndItsRenamedSelfAfterARestart) {
+  Append("");
+  std::optional<FilePosition> saved;
+  {
+    TailSource first(path_, TailSource::StartAt::kBeginning, std::nullopt);
+    EXPECT_EQ(Drain(first), "");
+    saved = first.PositionAt(0);
+  }
+  ASSERT_TRUE(saved.has_value());
+  ASSERT_EQ(saved->identity.head_bytes, 0u);
+  Append(Lines(0, 3));
+  Copytruncate(path_ + ".c");
+  Append(Lines(3, 2));
+  fs::rename(path_, path_ + ".r");
+  Append(Lines(5, 1));
+  TailSource second(path_, TailSource::StartAt::kBeginning, saved);
+  EXPECT_EQ(Drain(second), Lines(0, 6));
+}
+
+// copytruncate copies, then truncates: a reader that lists the folder in between meets a
+// copy that is still being written. It must not read that copy as a finished rotation (its
+// other half would be lost, or read twice): the path's file still holds those lines.
+TEST_F(TailSourceTest, ACopyBeingMadeWhenARestartedReaderLooksIsLeftUntilThePathShrinks) {
+  Append("");
+  std::optional<FilePosition> saved;
+  {
+    TailSource first(path_, TailSource::StartAt::kBeginning, std::nullopt);
+    EXPECT_EQ(Drain(first), "");
+    saved = first.PositionAt(0);
+  }
+  Append(Lines(0, 5));
+  std::ofstream(path_ + ".1") << Lines(0, 2);  // two of the five lines copied so far
+  TailSource second(path_, TailSource::StartAt::kBeginning, saved);
+  std::string got = Drain(second);
+  EXPECT_EQ(got, Lines(0, 5));
+  std::ofstream(path_ + ".1", std::ios::app) << Lines(2, 3);  // the copy is done
+  std::ofstream(path_, std::ios::trunc).close();
+  Append(Lines(5, 2));
+  got += Drain(second);
+  EXPECT_EQ(got, Lines(0, 7));
+}
+
+TEST_F(TailSourceTest, ACopyBeingMadeBeforeTheFirstReadOfANewFileIsLeftUntilThePathShrinks) {
+  Append(Lines(0, 3));
+  std::string got = Drain();
+  fs::rename(path_, path_ + ".1");
+  Append("");
+  got += Drain();  // the rotation is noticed; the file at the path is empty
+  ASSERT_EQ(source_.stats().rotations, 1u);
+  Append(Lines(3, 3));
+  std::ofstream(path_ + ".2") << Lines(3, 1);  // a copy of the new file, being made
+  got += Drain();
+  EXPECT_EQ(got, Lines(0, 6));
+  std::ofstream(path_ + ".2", std::ios::app) << Lines(4, 2);
+  std::ofstream(path_, std::ios::trunc).close();
+  Append(Lines(6, 1));
+  got += Drain();
+  EXPECT_EQ(got, Lines(0, 7));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 namespace foreshock::testing {
@@ -16,6 +17,10 @@ TempDir::TempDir() {
 }
 
 TempDir::~TempDir() {
+  if (::testing::Test::HasFailure()) {
+    std::cerr << "kept the failed test's files in " << path_ << "\n";
+    return;
+  }
   std::error_code ignored;
   std::filesystem::remove_all(path_, ignored);
 }

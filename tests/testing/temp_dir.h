@@ -1,7 +1,9 @@
 #pragma once
 
 // TempDir is a fresh directory under $TMPDIR, removed with everything in it when the
-// object goes away. Tests write real files into it.
+// object goes away, unless the test has failed: then it is kept, and its path printed, so
+// that the files of a failure (rotated logs, state, stderr) can be read afterwards. Tests
+// write real files into it.
 
 #include <string>
 #include <string_view>
