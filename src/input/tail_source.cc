@@ -309,6 +309,10 @@ ssize_t TailSource::ReadSome(std::string* out) {
   return got;
 }
 
+bool TailSource::Rewritten(const struct stat& ours) const {
+  return static_cast<uint64_t>(ours.st_size) < offset_ || !generations_.back().identity.Matches(fd_);
+}
+
 Source::ReadState TailSource::CheckRotation(std::string* out) {
   if (draining_previous_) {  // this generation is finished: on to the next, or the path's file
     // The path's file may have rotated again while we drained: those generations come first.
@@ -328,6 +332,23 @@ Source::ReadState TailSource::CheckRotation(std::string* out) {
     // Renamed or deleted and recreated. The writer may have appended to the old file after
     // our last read and before the rename: finish it first.
     if (ReadSome(out) > 0) return ReadState::kData;
+    if (Rewritten(ours)) {
+      // Copytruncated, then renamed, before we looked again. What we had not read is in the
+      // copy; the file itself (renamed) holds what was written after the truncation, and is
+      // among the files written after the copy, which are read after it.
+      ++stats_.truncations;
+      spdlog::info("{}: truncated and then rotated before we read on; reading its copy first", path_);
+      if (auto copy = CopyOf(generations_.back().identity, offset_)) {
+        queued_.push_back(*copy);
+        ::close(fd_);  // not finished: read again from its start after the copy
+        fd_ = -1;
+        ++stats_.rotations;
+        if (OpenQueued()) return ReadState::kRotated;
+        return OpenPath(/*from_start=*/true) ? ReadState::kRotated : ReadState::kIdle;
+      }
+      StartGeneration(0);  // no copy: read it again from its start, then on as renamed
+      return ReadState::kRotated;
+    }
     // If it rotated again meanwhile, the generations in between come first.
     QueueMissedGenerations(fd_);
     FinishCurrent();
@@ -335,7 +356,7 @@ Source::ReadState TailSource::CheckRotation(std::string* out) {
     if (OpenQueued()) return ReadState::kRotated;
     return OpenPath(/*from_start=*/true) ? ReadState::kRotated : ReadState::kIdle;
   }
-  if (static_cast<uint64_t>(ours.st_size) < offset_ || !generations_.back().identity.Matches(fd_)) {
+  if (Rewritten(ours)) {
     NotePathStartsOver();
     ++stats_.truncations;
     spdlog::info("{}: truncated (copytruncate rotation); reading again from the start", path_);

@@ -18,6 +18,8 @@
 // the stream it returned into (file identity, offset) for checkpoints. Read() never blocks.
 // Not thread-safe.
 
+#include <sys/stat.h>
+
 #include <ctime>
 #include <memory>
 #include <optional>
@@ -122,6 +124,9 @@ class TailSource final : public Source {
   void StartGeneration(uint64_t file_offset);
   // Reads what is there; 0 at end of file, -1 on error.
   ssize_t ReadSome(std::string* out);
+  // Whether the current file (`ours`: its fstat) shrank below our offset or no longer
+  // starts as it did: truncated, and perhaps refilled.
+  bool Rewritten(const struct stat& ours) const;
   // At the end of the current file: has it been rotated or truncated? Lines the writer
   // appended between our last read and the rotation are read into *out first.
   ReadState CheckRotation(std::string* out);

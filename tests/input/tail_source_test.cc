@@ -197,5 +197,27 @@ TEST_F(TailSourceTest, ACopyBeingMadeBeforeTheFirstReadOfANewFileIsLeftUntilTheP
   EXPECT_EQ(got, Lines(0, 7));
 }
 
+// The writer copytruncates and then renames the file before we read on: the lines we had
+// not read are in the copy, those of the refill in the file renamed, then the new file.
+TEST_F(TailSourceTest, AFileCopytruncatedAndThenRenamedBeforeWeReadOnIsReadFromItsCopyThenItself) {
+  for (const int refill : {1, 8}) {  // shorter than what we had read, and longer
+    SCOPED_TRACE(refill);
+    TempDir dir;
+    const std::string path = dir.path() + "/es.log";
+    TailSource source(path, TailSource::StartAt::kBeginning, std::nullopt);
+    auto append = [&](const std::string& text) { std::ofstream(path, std::ios::app) << text; };
+    append(Lines(0, 3));
+    std::string got = Drain(source);
+    append(Lines(3, 2));  // not read yet
+    fs::copy_file(path, path + ".c");
+    std::ofstream(path, std::ios::trunc).close();
+    append(Lines(5, refill));
+    fs::rename(path, path + ".r");
+    append(Lines(5 + refill, 1));
+    got += Drain(source);
+    EXPECT_EQ(got, Lines(0, 6 + refill));
+  }
+}
+
 }  // namespace
 }  // namespace foreshock
