@@ -39,6 +39,13 @@ class TailSourceTest : public ::testing::Test {
     return got;
   }
   std::string Drain() { return Drain(source_); }
+  // Creates the file empty and returns the position a reader that saw it so would save.
+  std::optional<FilePosition> PositionSavedWhileEmpty() {
+    Append("");
+    TailSource first(path_, TailSource::StartAt::kBeginning, std::nullopt);
+    EXPECT_EQ(Drain(first), "");
+    return first.PositionAt(0);
+  }
   void Copytruncate(const std::string& copy) {
     fs::copy_file(path_, copy);
     std::ofstream(path_, std::ios::trunc).close();
@@ -138,13 +145,7 @@ TEST_F(TailSourceTest, AFileThatBeganEmptyAndFillsIsReadOnceBesideOlderRotations
 // the position knows only the inode. Filled, copytruncated, refilled and renamed away while
 // stopped, its lines are in the copy, then in itself renamed, then in the new file.
 TEST_F(TailSourceTest, AFileSavedUnreadIsFoundInItsCopyAndItsRenamedSelfAfterARestart) {
-  Append("");
-  std::optional<FilePosition> saved;
-  {
-    TailSource first(path_, TailSource::StartAt::kBeginning, std::nullopt);
-    EXPECT_EQ(Drain(first), "");
-    saved = first.PositionAt(0);
-  }
+  const std::optional<FilePosition> saved = PositionSavedWhileEmpty();
   ASSERT_TRUE(saved.has_value());
   ASSERT_EQ(saved->identity.head_bytes, 0u);
   Append(Lines(0, 3));
@@ -160,13 +161,7 @@ TEST_F(TailSourceTest, AFileSavedUnreadIsFoundInItsCopyAndItsRenamedSelfAfterARe
 // copy that is still being written. It must not read that copy as a finished rotation (its
 // other half would be lost, or read twice): the path's file still holds those lines.
 TEST_F(TailSourceTest, ACopyBeingMadeWhenARestartedReaderLooksIsLeftUntilThePathShrinks) {
-  Append("");
-  std::optional<FilePosition> saved;
-  {
-    TailSource first(path_, TailSource::StartAt::kBeginning, std::nullopt);
-    EXPECT_EQ(Drain(first), "");
-    saved = first.PositionAt(0);
-  }
+  const std::optional<FilePosition> saved = PositionSavedWhileEmpty();
   Append(Lines(0, 5));
   std::ofstream(path_ + ".1") << Lines(0, 2);  // two of the five lines copied so far
   TailSource second(path_, TailSource::StartAt::kBeginning, saved);
