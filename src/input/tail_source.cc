@@ -235,20 +235,23 @@ void TailSource::NotePathStartsOver() {
 
 bool TailSource::QueueCopiesMadeBeforePathStart() {
   struct stat ours {};
-  struct stat at_path {};
-  // Not the path's file yet (a renamed one being finished): its turn comes later.
-  if (::fstat(fd_, &ours) != 0 || ::stat(path_.c_str(), &at_path) != 0 || IdOf(ours) != IdOf(at_path)) return false;
+  if (::fstat(fd_, &ours) != 0) return false;
   const std::vector<std::pair<uint64_t, uint64_t>> before = std::move(*siblings_before_path_start_);
   siblings_before_path_start_.reset();
   std::vector<Sibling> copies;
-  for (Sibling& sibling : RotatedSiblings()) {  // never the path's own file, which is ours
-    if (std::find(before.begin(), before.end(), sibling.id) != before.end() ||
-        std::find(finished_.begin(), finished_.end(), sibling.id) != finished_.end()) {
-      continue;
+  std::optional<Sibling> ours_renamed;  // renamed away since we began it, before our first read
+  for (Sibling& sibling : RotatedSiblings()) {  // never the path's own file
+    if (sibling.id == IdOf(ours)) {
+      ours_renamed = std::move(sibling);
+    } else if (std::find(before.begin(), before.end(), sibling.id) == before.end() &&
+               std::find(finished_.begin(), finished_.end(), sibling.id) == finished_.end()) {
+      copies.push_back(std::move(sibling));
     }
-    copies.push_back(std::move(sibling));
   }
-  return QueueOldestFirst(std::move(copies));
+  if (!QueueOldestFirst(std::move(copies))) return false;
+  // Read again from its start after them: by its new name, the path holding another file.
+  if (ours_renamed) queued_.push_back({ours_renamed->path, 0});
+  return true;
 }
 
 std::optional<TailSource::Queued> TailSource::CopyOf(const FileIdentity& identity, uint64_t offset) const {
@@ -332,46 +335,33 @@ Source::ReadState TailSource::CheckRotation(std::string* out) {
     // Renamed or deleted and recreated. The writer may have appended to the old file after
     // our last read and before the rename: finish it first.
     if (ReadSome(out) > 0) return ReadState::kData;
-    if (Rewritten(ours)) {
-      // Copytruncated, then renamed, before we looked again. What we had not read is in the
-      // copy; the file itself (renamed) holds what was written after the truncation, and is
-      // among the files written after the copy, which are read after it.
-      ++stats_.truncations;
-      spdlog::info("{}: truncated and then rotated before we read on; reading its copy first", path_);
-      if (auto copy = CopyOf(generations_.back().identity, offset_)) {
-        queued_.push_back(*copy);
-        ::close(fd_);  // not finished: read again from its start after the copy
-        fd_ = -1;
-        ++stats_.rotations;
-        if (OpenQueued()) return ReadState::kRotated;
-        return OpenPath(/*from_start=*/true) ? ReadState::kRotated : ReadState::kIdle;
-      }
-      StartGeneration(0);  // no copy: read it again from its start, then on as renamed
-      return ReadState::kRotated;
-    }
-    // If it rotated again meanwhile, the generations in between come first.
-    QueueMissedGenerations(fd_);
-    FinishCurrent();
-    ++stats_.rotations;
-    if (OpenQueued()) return ReadState::kRotated;
-    return OpenPath(/*from_start=*/true) ? ReadState::kRotated : ReadState::kIdle;
-  }
-  if (Rewritten(ours)) {
-    NotePathStartsOver();
-    ++stats_.truncations;
-    spdlog::info("{}: truncated (copytruncate rotation); reading again from the start", path_);
-    // Lines appended after our last read and before the copy are only in the copy.
-    if (auto copy = CopyOf(generations_.back().identity, offset_)) {
-      queued_.push_back(*copy);
-      ::close(fd_);
-      fd_ = -1;
+    if (!Rewritten(ours)) {
+      // If it rotated again meanwhile, the generations in between come first.
+      QueueMissedGenerations(fd_);
+      FinishCurrent();
+      ++stats_.rotations;
       if (OpenQueued()) return ReadState::kRotated;
       return OpenPath(/*from_start=*/true) ? ReadState::kRotated : ReadState::kIdle;
     }
-    StartGeneration(0);
-    return ReadState::kRotated;
+    // Copytruncated, then renamed, before we looked again: a truncation like the one below.
+    // The file itself (renamed) holds what was written after it; read again from its start
+    // after the copy, it is among the files written after the copy.
+  } else if (!Rewritten(ours)) {
+    return ReadState::kIdle;
   }
-  return ReadState::kIdle;
+  NotePathStartsOver();
+  ++stats_.truncations;
+  spdlog::info("{}: truncated (copytruncate rotation); reading again from the start", path_);
+  // Lines appended after our last read and before the copy are only in the copy.
+  if (auto copy = CopyOf(generations_.back().identity, offset_)) {
+    queued_.push_back(*copy);
+    ::close(fd_);  // not finished: read again from its start after the copy
+    fd_ = -1;
+    if (OpenQueued()) return ReadState::kRotated;
+    return OpenPath(/*from_start=*/true) ? ReadState::kRotated : ReadState::kIdle;
+  }
+  StartGeneration(0);
+  return ReadState::kRotated;
 }
 
 Result<Source::ReadState> TailSource::Read(std::string* out, Duration /*wait*/) {

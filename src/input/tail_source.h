@@ -95,14 +95,13 @@ class TailSource final : public Source {
   };
   std::vector<Sibling> RotatedSiblings() const;
   // Queues `files`, each from its start, in the order they were last written (then changed:
-  // renamed), but not a copy
-  // whose lines the path's file still holds; true if any was queued.
+  // renamed), but not a copy whose lines the path's file still holds; true if any was queued.
   bool QueueOldestFirst(std::vector<Sibling> files);
   // True when `file` holds nothing the path's file lacks: it is empty, or starts with the
   // bytes the path's file starts with now, as a copy being made (copytruncate copies, then
-  // truncates) or made and not truncated yet does. Taken for finished,
-  // a copy half made would lose its other half; the path's file is read instead, and once it
-  // is truncated the copy is complete and CopyOf finds it.
+  // truncates) or made and not truncated yet does. Taken for finished, a copy half made would
+  // lose its other half; the path's file is read instead, and once it is truncated the copy
+  // is complete and CopyOf finds it.
   bool PathStillHolds(const Sibling& file) const;
   // Opens the next queued generation, from its start. False when none is left.
   bool OpenQueued();
@@ -112,9 +111,9 @@ class TailSource final : public Source {
   // appear in the folder meanwhile hold its lines. Notes the folder's rotated files at
   // the earliest such moment.
   void NotePathStartsOver();
-  // At the first read of the path's file after that (not of a rotated file being
-  // finished): queues the rotated files that appeared since, oldest first; true if any
-  // (the file is then read again from its start after them).
+  // At the first read of the file begun then (not of a rotated file being finished), even
+  // if it was renamed since: queues the rotated files that appeared since, oldest first;
+  // true if any (the file is then read again from its start after them).
   bool QueueCopiesMadeBeforePathStart();
   // Closes the current file, remembering it as read to its end.
   void FinishCurrent();

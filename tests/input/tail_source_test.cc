@@ -214,5 +214,23 @@ TEST_F(TailSourceTest, AFileCopytruncatedAndThenRenamedBeforeWeReadOnIsReadFromI
   }
 }
 
+// Begun again from its start after a truncation, the file is filled, copytruncated again,
+// refilled and renamed before our first read of it: the copy comes first, then the file
+// by its new name, then the new file.
+TEST_F(TailSourceTest, AFileBegunAgainAndCopytruncatedAndRenamedBeforeItsFirstReadLosesNothing) {
+  Append(Lines(0, 3));
+  std::string got = Drain();
+  Copytruncate(path_ + ".1");
+  got += Drain();  // the truncation is noticed; the file is empty
+  ASSERT_EQ(source_.stats().truncations, 1u);
+  Append(Lines(3, 2));
+  Copytruncate(path_ + ".2");
+  Append(Lines(5, 1));
+  fs::rename(path_, path_ + ".r");
+  Append(Lines(6, 1));
+  got += Drain();
+  EXPECT_EQ(got, Lines(0, 7));
+}
+
 }  // namespace
 }  // namespace foreshock
