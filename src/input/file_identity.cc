@@ -18,6 +18,13 @@ uint64_t Fnv1a(const char* data, size_t size, uint64_t hash = kFnvBasis) {
   return hash;
 }
 
+// Whether the open file `fd` has at least `bytes` bytes (<= kHeadBytes) and they hash to `hash`.
+bool HeadHashes(int fd, uint32_t bytes, uint64_t hash) {
+  char head[FileIdentity::kHeadBytes];
+  const ssize_t got = ::pread(fd, head, bytes, 0);
+  return got == static_cast<ssize_t>(bytes) && Fnv1a(head, bytes) == hash;
+}
+
 }  // namespace
 
 std::optional<FileIdentity> FileIdentity::Of(int fd) {
@@ -26,13 +33,19 @@ std::optional<FileIdentity> FileIdentity::Of(int fd) {
   FileIdentity identity;
   identity.device = info.st_dev;
   identity.inode = info.st_ino;
-  char head[kHeadBytes];
-  const ssize_t got = ::pread(fd, head, sizeof head, 0);
-  if (got > 0) {
-    identity.head_bytes = static_cast<uint32_t>(got);
-    identity.head_hash = Fnv1a(head, static_cast<size_t>(got));
+  const std::string head = HeadOf(fd);
+  if (!head.empty()) {
+    identity.head_bytes = static_cast<uint32_t>(head.size());
+    identity.head_hash = Fnv1a(head.data(), head.size());
   }
   return identity;
+}
+
+std::string FileIdentity::HeadOf(int fd) {
+  std::string head(kHeadBytes, '\0');
+  const ssize_t got = ::pread(fd, head.data(), head.size(), 0);
+  head.resize(static_cast<size_t>(std::max<ssize_t>(got, 0)));
+  return head;
 }
 
 void FileIdentity::Extend(const char* data, size_t size, uint64_t file_offset) {
@@ -45,19 +58,13 @@ void FileIdentity::Extend(const char* data, size_t size, uint64_t file_offset) {
 }
 
 bool FileIdentity::SameContent(int fd) const {
-  if (head_bytes == 0) return false;
-  char head[kHeadBytes];
-  const ssize_t got = ::pread(fd, head, head_bytes, 0);
-  return got == static_cast<ssize_t>(head_bytes) && Fnv1a(head, head_bytes) == head_hash;
+  return head_bytes > 0 && HeadHashes(fd, head_bytes, head_hash);
 }
 
 bool FileIdentity::Matches(int fd) const {
   struct stat info {};
   if (::fstat(fd, &info) != 0 || info.st_dev != device || info.st_ino != inode) return false;
-  if (head_bytes == 0) return true;
-  char head[kHeadBytes];
-  const ssize_t got = ::pread(fd, head, head_bytes, 0);
-  return got == static_cast<ssize_t>(head_bytes) && Fnv1a(head, head_bytes) == head_hash;
+  return head_bytes == 0 || HeadHashes(fd, head_bytes, head_hash);
 }
 
 }  // namespace foreshock

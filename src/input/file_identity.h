@@ -22,6 +22,8 @@ struct FileIdentity {
 
   // Reads the identity of the open file `fd` (which is not moved).
   static std::optional<FileIdentity> Of(int fd);
+  // The first bytes of the open file `fd`, up to kHeadBytes (empty if unreadable).
+  static std::string HeadOf(int fd);
 
   // Grows the head fingerprint with `size` bytes the caller read at `file_offset`, up to
   // kHeadBytes. Built from bytes already read, not read again: a file rewritten in between

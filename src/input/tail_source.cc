@@ -41,11 +41,10 @@ struct timespec TimespecOf(int64_t micros) {
 
 // The first bytes of the file at `path`, up to FileIdentity::kHeadBytes; empty if unreadable.
 std::string HeadOf(const std::string& path) {
-  std::string head(FileIdentity::kHeadBytes, '\0');
   const int fd = OpenReadOnly(path);
-  const ssize_t got = fd < 0 ? 0 : ::pread(fd, head.data(), head.size(), 0);
-  if (fd >= 0) ::close(fd);
-  head.resize(static_cast<size_t>(std::max<ssize_t>(got, 0)));
+  if (fd < 0) return {};
+  std::string head = FileIdentity::HeadOf(fd);
+  ::close(fd);
   return head;
 }
 
@@ -207,8 +206,9 @@ bool TailSource::QueueOldestFirst(std::vector<Sibling> files) {
   };
   std::sort(files.begin(), files.end(), [&](const Sibling& x, const Sibling& y) { return order(x) < order(y); });
   bool any = false;
+  const std::string path_head = files.empty() ? std::string() : HeadOf(path_);
   for (const Sibling& file : files) {
-    if (PathStillHolds(file)) {
+    if (PathStillHolds(file, path_head)) {
       spdlog::debug("{}: {} holds nothing the path lacks (a copy being made?); not queued", path_, file.path);
       continue;
     }
@@ -219,10 +219,9 @@ bool TailSource::QueueOldestFirst(std::vector<Sibling> files) {
   return any;
 }
 
-bool TailSource::PathStillHolds(const Sibling& file) const {
+bool TailSource::PathStillHolds(const Sibling& file, std::string_view at_path) const {
   const std::string copy = HeadOf(file.path);
   if (copy.empty()) return true;
-  const std::string at_path = HeadOf(path_);
   const size_t common = std::min(copy.size(), at_path.size());
   return common > 0 && copy.compare(0, common, at_path, 0, common) == 0;
 }

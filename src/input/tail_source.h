@@ -24,6 +24,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "input/file_identity.h"
@@ -98,11 +99,11 @@ class TailSource final : public Source {
   // renamed), but not a copy whose lines the path's file still holds; true if any was queued.
   bool QueueOldestFirst(std::vector<Sibling> files);
   // True when `file` holds nothing the path's file lacks: it is empty, or starts with the
-  // bytes the path's file starts with now, as a copy being made (copytruncate copies, then
+  // bytes the path's file starts with now (`at_path`, its HeadOf()), as a copy being made (copytruncate copies, then
   // truncates) or made and not truncated yet does. Taken for finished, a copy half made would
   // lose its other half; the path's file is read instead, and once it is truncated the copy
   // is complete and CopyOf finds it.
-  bool PathStillHolds(const Sibling& file) const;
+  bool PathStillHolds(const Sibling& file, std::string_view at_path) const;
   // Opens the next queued generation, from its start. False when none is left.
   bool OpenQueued();
   // From the moment we know the path's file is to be read from its start (a rotation or
