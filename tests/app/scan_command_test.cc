@@ -137,6 +137,45 @@ TEST(ScanCommandTest, BadInputIsCountedAndPassedOverWithoutLosingAlerts) {
   EXPECT_NE(result.err.find(path + ":"), std::string::npos) << "bad lines are reported with their place";
 }
 
+// A file is mapped a window at a time (MappedWindow); lines that straddle the windows'
+// edges, a precursor among them at each edge, give the alerts they give through a pipe.
+TEST(ScanCommandTest, AFileReadInWindowsGivesTheAlertsAPipeGives) {
+  TempDir dir;
+  const std::string catalog = dir.Write("catalog.yaml", testing::kOneAlertPerPrecursorCatalog);
+  std::string log;
+  std::vector<size_t> edges = {4 << 20, 8 << 20};
+  int precursors = 0;
+  for (int n = 0; log.size() < (9 << 20); ++n) {
+    std::string line = testing::PrecursorLine(n % 3600, /*precursor=*/false);
+    line.insert(line.find("\",\"elasticsearch"), std::string(900, 'x'));  // a long message
+    // The line that crosses an edge is a precursor.
+    if (!edges.empty() && log.size() + line.size() > edges.front()) {
+      edges.erase(edges.begin());
+      line = testing::PrecursorLine(n % 3600);
+      ++precursors;
+    }
+    log += line;
+  }
+  ASSERT_EQ(precursors, 2);
+  const std::string path = dir.Write("windows.json", log);
+  const std::vector<std::string> args = {"scan", "--no-builtin-catalog", "--catalog", catalog};
+  std::vector<std::string> from_file = args;
+  from_file.push_back(path);
+  const ProcessResult mapped = RunForeshock(from_file);
+  ProcessOptions piped_options;
+  piped_options.stdin_data = log;
+  const ProcessResult piped = RunForeshock(args, piped_options);
+  ASSERT_EQ(mapped.exit_code, 0) << mapped.err;
+  ASSERT_EQ(piped.exit_code, 0) << piped.err;
+  std::vector<std::string> mapped_messages;
+  for (const json& alert : Alerts(mapped)) mapped_messages.push_back(alert["message"]);
+  std::vector<std::string> piped_messages;
+  for (const json& alert : Alerts(piped)) piped_messages.push_back(alert["message"]);
+  EXPECT_EQ(mapped_messages.size(), 2u);
+  EXPECT_EQ(mapped_messages, piped_messages);
+  EXPECT_NE(mapped.err.find(" 0 malformed"), std::string::npos) << mapped.err;
+}
+
 TEST(ScanCommandTest, FailOnAlertExitsOneOnlyWhenAskedTo) {
   EXPECT_EQ(RunForeshock({"scan", Sample("2")}).exit_code, 0);
   EXPECT_EQ(RunForeshock({"scan", "--fail-on-alert", Sample("2")}).exit_code, 1);

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <thread>
+#include <vector>
+
 #include "testing/temp_dir.h"
 
 namespace foreshock {
@@ -25,32 +28,101 @@ TEST(FdSourceTest, ReadsAFileToItsEnd) {
   EXPECT_EQ(got, contents);
 }
 
-// ReadView() reads into a buffer of the source's own, reused from read to read (no string
-// to resize and zero-fill each time): the views, one after another, are the file.
-TEST(FdSourceTest, ReadViewHandsOutTheFileFromABufferOfItsOwn) {
-  TempDir dir;
+// Reads every view ReadView() hands out until the end; the views' start addresses in *starts.
+std::string ReadAllViews(Source* source, std::vector<const char*>* starts) {
+  std::string got;
+  std::string scratch;
+  while (true) {
+    std::string_view view;
+    auto state = source->ReadView(&scratch, &view, std::chrono::milliseconds(1000));
+    EXPECT_TRUE(state.ok());
+    if (!state.ok() || *state == Source::ReadState::kEnd) break;
+    EXPECT_EQ(*state, Source::ReadState::kData);
+    starts->push_back(view.data());
+    got.append(view);
+  }
+  EXPECT_TRUE(scratch.empty()) << "no copy into the caller's string";
+  return got;
+}
+
+std::string NumberedLines(size_t bytes) {
   std::string contents;
-  for (int i = 0; contents.size() < 700 * 1024; ++i) contents += "line " + std::to_string(i) + "\n";
+  for (int i = 0; contents.size() < bytes; ++i) contents += "line " + std::to_string(i) + "\n";
+  return contents;
+}
+
+// A regular file is mapped a window at a time, not copied: the views, one after another,
+// are the file, and each is a window's worth but the last.
+TEST(FdSourceTest, ReadViewMapsAFileAWindowAtATime) {
+  TempDir dir;
+  const std::string contents = NumberedLines(2 * MappedWindow::kWindowBytes + 12345);
+  auto source = FdSource::Open(dir.Write("big.log", contents));
+  ASSERT_TRUE(source.ok());
+  std::vector<const char*> starts;
+  EXPECT_EQ(ReadAllViews(source->get(), &starts), contents);
+  EXPECT_EQ(starts.size(), 3u);
+}
+
+// The descriptor's offset moves with the windows, so a file begun with Read() (or a
+// redirected stdin not at its start) goes on mapped from where it stands.
+TEST(FdSourceTest, ReadViewGoesOnFromWhereReadStopped) {
+  TempDir dir;
+  const std::string contents = NumberedLines(MappedWindow::kWindowBytes + 5000);
   auto source = FdSource::Open(dir.Write("big.log", contents));
   ASSERT_TRUE(source.ok());
   std::string got;
-  std::string scratch;
-  const char* buffer = nullptr;
-  size_t reads = 0;
-  while (true) {
-    std::string_view view;
-    auto state = (*source)->ReadView(&scratch, &view, std::chrono::milliseconds(10));
-    ASSERT_TRUE(state.ok());
-    if (*state == Source::ReadState::kEnd) break;
-    ASSERT_EQ(*state, Source::ReadState::kData);
-    if (buffer == nullptr) buffer = view.data();
-    EXPECT_EQ(view.data(), buffer) << "the same buffer every time";
-    got.append(view);
-    ++reads;
-  }
+  ASSERT_TRUE((*source)->Read(&got, std::chrono::milliseconds(10)).ok());
+  ASSERT_FALSE(got.empty());
+  std::vector<const char*> starts;
+  got += ReadAllViews(source->get(), &starts);
   EXPECT_EQ(got, contents);
-  EXPECT_EQ(reads, 3u) << "256 KiB a read";
-  EXPECT_TRUE(scratch.empty());
+}
+
+// A pipe is read into a buffer of the source's own, reused from read to read (no string to
+// resize and zero-fill each time).
+TEST(FdSourceTest, ReadViewReadsAPipeIntoABufferOfItsOwn) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  const std::string contents = NumberedLines(700 * 1024);
+  std::thread writer([&] {
+    for (size_t at = 0; at < contents.size();) {
+      const ssize_t wrote = ::write(fds[1], contents.data() + at, contents.size() - at);
+      if (wrote <= 0) break;
+      at += static_cast<size_t>(wrote);
+    }
+    ::close(fds[1]);
+  });
+  auto source = FdSource::Open("/proc/self/fd/" + std::to_string(fds[0]));
+  ASSERT_TRUE(source.ok());
+  std::vector<const char*> starts;
+  EXPECT_EQ(ReadAllViews(source->get(), &starts), contents);
+  writer.join();
+  ::close(fds[0]);
+  ASSERT_GE(starts.size(), 3u) << "256 KiB a read at most";
+  for (const char* start : starts) EXPECT_EQ(start, starts.front()) << "the same buffer every time";
+}
+
+// A file cut short under a mapped window (copytruncate while we scan it): what it lost reads
+// as zeros instead of killing the process with SIGBUS, and the next read finds the file's end.
+TEST(FdSourceTest, AFileTruncatedUnderItsWindowReadsAsZerosNotACrash) {
+  TempDir dir;
+  const std::string contents = NumberedLines(MappedWindow::kWindowBytes + 5000);
+  const std::string path = dir.Write("cut.log", contents);
+  auto source = FdSource::Open(path);
+  ASSERT_TRUE(source.ok());
+  std::string scratch;
+  std::string_view view;
+  auto state = (*source)->ReadView(&scratch, &view, std::chrono::milliseconds(10));
+  ASSERT_TRUE(state.ok());
+  ASSERT_EQ(view.size(), MappedWindow::kWindowBytes);
+  constexpr size_t kKept = 1 << 20;  // a page boundary
+  ASSERT_EQ(::truncate(path.c_str(), kKept), 0);
+  const std::string seen(view);  // touches every page
+  EXPECT_EQ(seen.substr(0, kKept), contents.substr(0, kKept));
+  EXPECT_EQ(seen.find_first_not_of('\0', kKept), std::string::npos) << "the rest is zeros";
+  state = (*source)->ReadView(&scratch, &view, std::chrono::milliseconds(10));
+  ASSERT_TRUE(state.ok());
+  EXPECT_EQ(*state, Source::ReadState::kEnd);
 }
 
 TEST(FdSourceTest, MissingFileAndFolderAreErrorsThatNameThePath) {
