@@ -228,7 +228,8 @@ std::string_view ObjectOf(std::string_view text) {
 }
 
 // Walks a flat JSON object (string keys; string, number, true, false or null values) whose
-// text is plain printable ASCII without escapes or tabs (spaces allowed), calling
+// text is plain printable ASCII without tabs (spaces allowed) or escapes but \n, \t and
+// \r (QuoteIndex), calling
 // `field(key, value)` for each member; values are given with their quotes for strings.
 // False when the text is anything else: nested values, or not valid JSON. REQUIRES:
 // `text` is ObjectOf() a line, its quotes indexed in `quotes`, no byte refused.
@@ -355,14 +356,19 @@ bool WalkHeader(std::string_view object, const QuoteIndex& quotes, KeyMeanings& 
 
 // Reads the header fields into *header from their values (with their quotes, as the walk or
 // a learned layout found them; an empty view for a field absent). False when the time or
-// the message is absent or not a string: Decode() calls such a line malformed or another
-// format's.
+// the message is absent or not a string (Decode() calls such a line malformed or another
+// format's), or the time, node or cluster holds an escape: those are read as they stand,
+// and must be what the full decode reads. The text's parts may hold escapes (\n, \t, \r:
+// see QuoteIndex).
 bool ReadHeaderFields(std::span<const std::string_view, kHeaderFields> values, const DecodeOptions& options,
                       RecordHeader* header) {
   auto string_value = [](std::string_view value) -> std::optional<std::string_view> {
     if (value.size() < 2 || value.front() != '"') return std::nullopt;
     return value.substr(1, value.size() - 2);
   };
+  for (const size_t field : {kTime, kNode, kCluster}) {
+    if (values[field].find('\\') != std::string_view::npos) return false;
+  }
   const auto stamp = string_value(values[kTime]);
   const auto message = string_value(values[kMessage]);
   if (!stamp || !message) return false;

@@ -7,17 +7,22 @@
 #include <immintrin.h>
 #endif
 
+#include <cstring>
+
 namespace foreshock {
 namespace {
 
 #if defined(__x86_64__)
 // The whole 64-byte words of `text`, 32 bytes at a time, on machines with AVX2:
-// returns the bytes indexed, and ORs into *refused whether any of them is refused.
-__attribute__((target("avx2"))) size_t IndexWordsAvx2(std::string_view text, uint64_t* words, unsigned* refused) {
+// returns the bytes indexed, and ORs into *refused whether any of them is a control byte
+// or of 0x80 and over, into *backslashes whether any is a backslash.
+__attribute__((target("avx2"))) size_t IndexWordsAvx2(std::string_view text, uint64_t* words, unsigned* refused,
+                                                      unsigned* backslashes) {
   const __m256i quote = _mm256_set1_epi8('"');
   const __m256i backslash = _mm256_set1_epi8('\\');
   const __m256i space = _mm256_set1_epi8(0x20);
   __m256i refused_bytes = _mm256_setzero_si256();
+  __m256i backslash_bytes = _mm256_setzero_si256();
   size_t at = 0;
   for (; at + 64 <= text.size(); at += 64) {
     // Each half: its quotes as bits; its refused bytes (compared as signed bytes, 0x80 and
@@ -26,37 +31,52 @@ __attribute__((target("avx2"))) size_t IndexWordsAvx2(std::string_view text, uin
     const __m256i low = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(text.data() + at));
     const __m256i high = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(text.data() + at + 32));
     refused_bytes = _mm256_or_si256(refused_bytes, _mm256_cmpgt_epi8(space, low));
-    refused_bytes = _mm256_or_si256(refused_bytes, _mm256_cmpeq_epi8(low, backslash));
+    backslash_bytes = _mm256_or_si256(backslash_bytes, _mm256_cmpeq_epi8(low, backslash));
     refused_bytes = _mm256_or_si256(refused_bytes, _mm256_cmpgt_epi8(space, high));
-    refused_bytes = _mm256_or_si256(refused_bytes, _mm256_cmpeq_epi8(high, backslash));
+    backslash_bytes = _mm256_or_si256(backslash_bytes, _mm256_cmpeq_epi8(high, backslash));
     const auto low_quotes = static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(low, quote)));
     const auto high_quotes = static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(high, quote)));
     words[at / 64] = uint64_t{high_quotes} << 32 | low_quotes;
   }
   *refused |= static_cast<unsigned>(_mm256_movemask_epi8(refused_bytes));
+  *backslashes |= static_cast<unsigned>(_mm256_movemask_epi8(backslash_bytes));
   return at;
 }
 
 #endif
 
 #if defined(__SSE2__)
-// Sixteen bytes at `from`: their quotes as bits, and in *refused_bits those of them refused
-// (compared as signed bytes, 0x80 and over are below a space too).
-unsigned ScanSixteen(const char* from, unsigned* refused_bits) {
+// Sixteen bytes at `from`: their quotes as bits; in *refused_bits those of them that are
+// control bytes or of 0x80 and over (compared as signed bytes, those are below a space
+// too), in *backslash_bits the backslashes.
+unsigned ScanSixteen(const char* from, unsigned* refused_bits, unsigned* backslash_bits) {
   const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i*>(from));
-  *refused_bits = static_cast<unsigned>(_mm_movemask_epi8(
-      _mm_or_si128(_mm_cmplt_epi8(chunk, _mm_set1_epi8(0x20)), _mm_cmpeq_epi8(chunk, _mm_set1_epi8('\\')))));
+  *refused_bits = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmplt_epi8(chunk, _mm_set1_epi8(0x20))));
+  *backslash_bits = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(chunk, _mm_set1_epi8('\\'))));
   return static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(chunk, _mm_set1_epi8('"'))));
 }
 #endif
+
+// Whether every backslash in `text` begins one of the escapes \n, \t and \r.
+bool OnlyWhitespaceEscapes(std::string_view text) {
+  const char* const end = text.data() + text.size();
+  for (const char* at = text.data(); at < end; at += 2) {
+    at = static_cast<const char*>(std::memchr(at, '\\', static_cast<size_t>(end - at)));
+    if (at == nullptr) return true;
+    if (end - at < 2 || (at[1] != 'n' && at[1] != 't' && at[1] != 'r')) return false;
+  }
+  return true;
+}
 
 }  // namespace
 
 size_t QuoteIndex::ClosingQuote(std::string_view text, size_t at) {
 #if defined(__SSE2__)
   for (; text.size() - at >= 16; at += 16) {
-    unsigned refused = 0;
-    const unsigned quotes = ScanSixteen(text.data() + at, &refused);
+    unsigned control = 0;
+    unsigned backslashes = 0;
+    const unsigned quotes = ScanSixteen(text.data() + at, &control, &backslashes);
+    const unsigned refused = control | backslashes;
     if ((quotes | refused) == 0) continue;
     const auto first = static_cast<unsigned>(__builtin_ctz(quotes | refused));
     return (refused >> first & 1) != 0 ? kNone : at + first;
@@ -80,14 +100,17 @@ bool QuoteIndex::Build(std::string_view text) {
   const char* const bytes = text.data();
   size_t at = 0;
   unsigned refused = 0;
+  unsigned backslashes = 0;
 #if defined(__x86_64__)
-  if (avx2_) at = IndexWordsAvx2(text, words_.data(), &refused);
+  if (avx2_) at = IndexWordsAvx2(text, words_.data(), &refused, &backslashes);
 #endif
 #if defined(__SSE2__)
   const auto scan = [&](size_t from, unsigned* refused_bits) {
     unsigned refused_here = 0;
-    const uint64_t quotes = ScanSixteen(bytes + from, &refused_here);
+    unsigned backslashes_here = 0;
+    const uint64_t quotes = ScanSixteen(bytes + from, &refused_here, &backslashes_here);
     *refused_bits |= refused_here;
+    backslashes |= backslashes_here;
     return quotes;
   };
   for (; at + 64 <= text.size(); at += 64) {  // a whole word at once
@@ -101,10 +124,11 @@ bool QuoteIndex::Build(std::string_view text) {
   // The last bytes (or, without SSE2, all of them).
   for (; at < text.size(); ++at) {
     const auto byte = static_cast<unsigned char>(bytes[at]);
-    refused |= static_cast<unsigned>(Refuses(byte));
+    refused |= static_cast<unsigned>(byte < 0x20 || byte >= 0x80);
+    backslashes |= static_cast<unsigned>(byte == '\\');
     if (byte == '"') words_[at / 64] |= uint64_t{1} << (at % 64);
   }
-  return refused == 0;
+  return refused == 0 && (backslashes == 0 || OnlyWhitespaceEscapes(text));
 }
 
 }  // namespace foreshock

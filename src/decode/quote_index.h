@@ -3,9 +3,13 @@
 // QuoteIndex is what the JSON header walk needs of a line, found in one pass over its bytes
 // (32 at a time where the CPU has AVX2, else sixteen with SSE2, as every x86-64 has): where
 // its quotes are, one bit per byte, and whether it holds a byte the walk refuses (control
-// bytes and tabs, bytes of 0x80 and over, backslashes). With no backslash, every quote opens
-// or closes a string, so a string's end is the next quote: a bit scan, not a byte search.
-// Reused from line to line, it allocates only when a line is longer than any before.
+// bytes and tabs, bytes of 0x80 and over, and backslashes but those of the escapes \n, \t
+// and \r). With those escapes alone, every quote opens or closes a string, so a string's
+// end is the next quote: a bit scan, not a byte search. And no pattern literal holds a line
+// break, tab or carriage return (Matcher::raw_prefilter_safe), so a literal in a string's
+// decoded text is in its raw text too: the stack trace of an ECS line ("...\n\tat ...") is
+// searched as it stands. Reused from line to line, it allocates only when a line is longer
+// than any before.
 
 #include <cstdint>
 #include <string_view>
@@ -21,13 +25,15 @@ class QuoteIndex {
 
   explicit QuoteIndex(Vectors vectors = Vectors::kWidest);
 
-  // The bytes the walk refuses.
+  // The bytes ClosingQuote() refuses: those the walk refuses, and every backslash.
   static bool Refuses(unsigned char byte) { return byte < 0x20 || byte >= 0x80 || byte == '\\'; }
   // The first quote at or after `at` in `text`, searched for without an index, or kNone
-  // when a refused byte comes first (or no quote comes): where one string ends.
+  // when a refused byte comes first (or no quote comes): where one string without escapes
+  // ends.
   static size_t ClosingQuote(std::string_view text, size_t at);
 
-  // Indexes `text`. False when it holds a refused byte (the index is then incomplete).
+  // Indexes `text`. False when it holds a byte the walk refuses (the index is then
+  // incomplete).
   bool Build(std::string_view text);
   // The position of the first quote at or after `at`, or kNone.
   size_t NextQuote(size_t at) const {

@@ -211,8 +211,9 @@ void Matcher::BuildPrefilter(const MatcherOptions& options) {
   for (const std::string& gate : gates) spdlog::trace("gate literal: '{}'", gate);
   atoms_ = std::make_unique<LiteralScanner>(atoms);
   atom_count_ = atoms.size();
-  raw_prefilter_safe_ = std::none_of(atoms.begin(), atoms.end(),
-                                     [](const std::string& atom) { return atom.find('\n') != std::string::npos; });
+  raw_prefilter_safe_ = std::none_of(atoms.begin(), atoms.end(), [](const std::string& atom) {
+    return atom.find_first_of("\n\t\r") != std::string::npos;
+  });
   filtered_ = std::move(filtered);
 }
 

@@ -78,7 +78,8 @@ class Matcher {
   // The literals the prefilter looks for first (lower-cased): every pattern needs one of its own.
   const std::vector<std::string>& gate_literals() const;
   // True when MayMatch() may be run on a record's raw line instead of its decoded text: no
-  // literal spans a line break (decoded text joins fields with them; raw lines hold none).
+  // literal holds a line break, tab or carriage return (decoded text joins fields with line
+  // breaks; raw lines hold none, and JSON lines hold those three as escapes, \n, \t, \r).
   bool raw_prefilter_safe() const { return raw_prefilter_safe_; }
 
  private:

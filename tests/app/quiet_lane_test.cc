@@ -117,6 +117,44 @@ TEST_F(QuietLaneTest, TheLaneResumesAfterAMultiLineRecord) {
 }
 
 
+// ECS lines with stack traces (escaped line breaks and tabs) take the lane like any other
+// when their trace holds no literal; a precursor inside a wrapper exception's trace still
+// reaches the full decode, and its record is marked.
+TEST_F(QuietLaneTest, EcsStackTracesTakeTheLaneUnlessAPrecursorHidesInThem) {
+  const std::string head =
+      "{\"@timestamp\":\"2026-11-29T02:54:14.000Z\",\"log.level\":\"WARN\",\"message\":\"failed\","
+      "\"elasticsearch.node.name\":\"es-2\",\"error.type\":\"org.elasticsearch.action.search."
+      "SearchPhaseExecutionException\",\"error.stack_trace\":\"";
+  const std::string ordinary = head + "java.io.IOException: broken pipe\\n\\tat x.y(Z.java:1)\"}\n";
+  const std::string hidden =
+      head + "SearchPhaseExecutionException: all shards failed\\n\\tat a.b(C.java:2)\\nCaused by: "
+             "Trying to create too many scroll contexts. Must be less than or equal to: [500]. This limit can be "
+             "set by changing the [search.max_open_scroll_context] setting.\\n\\tat d.e(F.java:3)\"}\n";
+  std::string text;
+  for (int i = 0; i < 10; ++i) text += ordinary;
+  text += hidden + ordinary + ordinary;
+  ExpectSameRecords(text, "ECS stack traces");
+  uint64_t quiet = 0;
+  RecordDigest(text, matcher_.get(), 1, 1 << 20, &quiet);
+  EXPECT_EQ(quiet, 12u) << "every line but the precursor's";
+  auto reader = testing::ChunkedReader(text, matcher_.get(), 1, 1 << 20);
+  ASSERT_TRUE(reader.ok());
+  LogRecord record;
+  size_t marked = 0;
+  while (true) {
+    auto next = (*reader)->Read(&record, std::chrono::milliseconds(0));
+    ASSERT_TRUE(next.ok());
+    if (*next != RecordReader::Next::kRecord) break;
+    if (!record.prefiltered) continue;
+    ++marked;
+    EXPECT_NE(record.text.find("scroll contexts"), std::string::npos);
+    std::vector<PatternHit> hits;
+    matcher_->Match(record, &hits);
+    EXPECT_FALSE(hits.empty()) << "the scroll limit inside the trace is a hit";
+  }
+  EXPECT_EQ(marked, 1u);
+}
+
 // A record the reader marks prefiltered is one the prefilter lets through on its decoded
 // text (so matching may skip asking again); the lines with a pattern's literals are marked,
 // on every path (the quiet lane's single lines, quiet runs' stops, assembled stack traces).

@@ -180,6 +180,41 @@ TEST(EsJsonDecoderTest, HeaderRefusesSlowLogAndMarkerKeysOfAnyLength) {
 }
 
 
+// A stack trace in an ECS line holds escaped line breaks and tabs ("\n\tat ..."): the header
+// vouches for the line and hands the fields over as they stand, escapes and all, where the
+// full decode reads them as line breaks and tabs (no pattern literal holds either). Other
+// escapes, and any escape in the time, node or cluster (read as they stand), are left to the
+// full decode.
+TEST(EsJsonDecoderTest, HeaderVouchesForStackTracesWithEscapedLineBreaksAndTabs) {
+  const EsJsonDecoder decoder(EsJsonDecoder::Dialect::kEcs);
+  auto line = [](const std::string& node, const std::string& trace) {
+    return R"({"@timestamp":"2026-11-29T02:54:11.000Z","log.level":"WARN","message":"failed",)"
+           R"("elasticsearch.node.name":")" + node + R"(","error.type":"java.io.IOException",)"
+           R"("error.stack_trace":")" + trace + R"("})";
+  };
+  const std::string trace = R"(java.io.IOException: broken pipe\n\tat x.y(Z.java:1)\r\nCaused by: boom)";
+  const std::string decoded_trace = "java.io.IOException: broken pipe\n\tat x.y(Z.java:1)\r\nCaused by: boom";
+  for (int round = 0; round < 2; ++round) {  // the second time, the layout is known
+    RecordHeader header;
+    const std::string text = line("es-1", trace);
+    ASSERT_TRUE(decoder.DecodeHeader(text, DecodeOptions{}, &header)) << text;
+    LogRecord full;
+    ASSERT_EQ(Decode(decoder, text, &full), Decoder::Outcome::kDecoded);
+    EXPECT_EQ(header.time, full.time);
+    EXPECT_EQ(header.node, full.node);
+    ASSERT_EQ(header.searchable().size(), 3u);
+    EXPECT_EQ(header.searchable()[0], "failed");
+    EXPECT_EQ(header.searchable()[1], "java.io.IOException");
+    EXPECT_EQ(header.searchable()[2], trace);
+    EXPECT_NE(full.text.find(decoded_trace), std::string::npos) << full.text;
+  }
+  for (const std::string& refused : {line("es-1", R"(a \"quoted\" word)"), line("es-1", R"(a \\n backslash)"),
+                                     line("es-1", R"(\u0041)"), line(R"(es\t1)", trace)}) {
+    RecordHeader header;
+    EXPECT_FALSE(decoder.DecodeHeader(refused, DecodeOptions{}, &header)) << refused;
+  }
+}
+
 // Lines laid out like one vouched for before (the same keys, in the same order, around
 // other values) are read from the learned layout; whatever was learned, the header reads
 // as the full decode does, and refuses what the walk refuses.

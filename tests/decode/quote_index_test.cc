@@ -4,37 +4,60 @@
 
 #include <random>
 #include <string>
+#include <string_view>
 
 namespace foreshock {
 namespace {
 
 class QuoteIndexTest : public testing::TestWithParam<QuoteIndex::Vectors> {};
 
+// Whether the walk reads `text`: no control byte and nothing of 0x80 and over, and every
+// backslash begins one of the escapes \n, \t and \r (byte by byte, as the index must say).
+bool WalkReads(const std::string& text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 || c >= 0x80) return false;
+    if (c != '\\') continue;
+    if (i + 1 == text.size() || std::string_view("ntr").find(text[i + 1]) == std::string_view::npos) return false;
+    ++i;
+  }
+  return true;
+}
+
 // Random lines over a small alphabet heavy in quotes, of every length around the 16-, 32-
 // and 64-byte steps of the index: the quotes found and the refusal equal a byte-by-byte look.
 TEST_P(QuoteIndexTest, FindsEveryQuoteAndRefusesWhatTheWalkCannotRead) {
   std::mt19937 random(7);
   const std::string plain = "\"\"\"ab{}:, 0";
-  const std::string refused[] = {"\\", "\t", "\n", std::string(1, '\0'), "\x7f\x80", "\xc3\xa9"};
+  // Whitespace escapes are read; other escapes, a lone backslash, raw control bytes and
+  // bytes of 0x80 and over are not.
+  const std::string inserted[] = {"\\n", "\\t", "\\r", "\\", "\\\"", "\\\\",
+                                  "\\u0041", "\t", "\n", std::string(1, '\0'), "\x7f\x80", "\xc3\xa9"};
   QuoteIndex index(GetParam());
-  for (int round = 0; round < 4000; ++round) {
+  size_t read_with_escapes = 0;
+  for (int round = 0; round < 6000; ++round) {
     std::string text;
     const size_t size = random() % 200;
     for (size_t i = 0; i < size; ++i) text += plain[random() % plain.size()];
-    const bool spoil = round % 3 == 0 && !text.empty();
-    if (spoil) text.insert(random() % text.size(), refused[random() % std::size(refused)]);
-    bool expect_ok = true;
-    for (unsigned char c : text) expect_ok = expect_ok && c >= 0x20 && c < 0x80 && c != '\\';
+    for (int spoil = round % 3 == 0 ? 1 + static_cast<int>(random() % 3) : 0; spoil > 0 && !text.empty(); --spoil) {
+      text.insert(random() % text.size(), inserted[random() % std::size(inserted)]);
+    }
+    const bool expect_ok = WalkReads(text);
     EXPECT_EQ(index.Build(text), expect_ok) << text;
     if (!expect_ok) continue;
+    if (text.find('\\') != std::string::npos) ++read_with_escapes;
     for (size_t at = 0; at <= text.size() + 1; ++at) {
       const size_t want = at < text.size() ? text.find('"', at) : std::string::npos;
       const size_t got = index.NextQuote(at);
       ASSERT_EQ(got, want == std::string::npos ? QuoteIndex::kNone : want) << "at " << at << " in " << text;
     }
   }
+  EXPECT_GT(read_with_escapes, 200u) << "lines with whitespace escapes were tried";
   // 0x7f (DEL) is ASCII and passes, as the walk always let it.
   EXPECT_TRUE(index.Build("{\"a\":\"\x7f\"}"));
+  EXPECT_TRUE(index.Build("{\"a\":\"x\\n\\tat y\"}"));
+  EXPECT_FALSE(index.Build("{\"a\":\"x\\\\n\"}")) << "an escaped backslash, then n";
+  EXPECT_FALSE(index.Build("{\"a\":\"x\\\"}\"}")) << "an escaped quote";
 }
 
 // A long line after a short one: nothing of the short one's index is left over.
