@@ -134,6 +134,7 @@ uint64_t RecordReader::SkipQuietRun(TimePoint before, TimePoint* newest) {
   const std::string_view buffer = data_;
   size_t at = framed_;
   uint64_t skipped = 0;
+  uint64_t skipped_lines = 0;
   TimePoint latest = TimePoint::min();
   TimePoint last = TimePoint::min();
   while (at < buffer.size()) {
@@ -142,25 +143,32 @@ uint64_t RecordReader::SkipQuietRun(TimePoint before, TimePoint* newest) {
     const size_t end = static_cast<size_t>(newline - buffer.data());
     const std::string_view line = buffer.substr(at, end - at);
     // TakeQuiet's tests, on a line the framer would hand out unchanged (not cut, no "\r").
-    if (line.empty() || line.back() == '\r' || line.size() > options_.max_line_bytes ||
-        !IsQuietRecord(line, buffer.substr(end + 1))) {
-      break;
+    if (line.empty() || line.back() == '\r' || line.size() > options_.max_line_bytes) break;
+    // The record: the line, or a plain record's first line and the lines it owns.
+    std::string_view record = line;
+    uint64_t lines = 1;
+    const DecodeOptions* options = &line_options_;
+    if (!IsQuietRecord(line, buffer.substr(end + 1))) {
+      if (!RecordAssembler::StartsPlainRecord(line) || !PlainRecordSpan(buffer, at, end, &record, &lines)) break;
+      options = &decode_options_;  // as DecodeNext() decodes the assembled record
     }
+    const size_t record_end = at + record.size();
     std::string_view format;
     bool may_match = false;
-    if (!DecodeHeaderOnly(line, line_options_, &header_, &format, &may_match)) {
-      // Where the line ends in the stream: the framer stands at data_[framed_].
-      if (may_match) RememberMayMatch(framer_.line_end() + (end + 1 - framed_), line.size());
+    if (!DecodeHeaderOnly(record, *options, &header_, &format, &may_match)) {
+      // Where the record ends in the stream: the framer stands at data_[framed_].
+      if (may_match) RememberMayMatch(framer_.line_end() + (record_end + 1 - framed_), record.size());
       break;
     }
     if (!header_.has_time || header_.time >= before) break;  // Read() hands it out
-    // What TakeQuiet(), Finish() and ApplyHints() do for a quiet-lane record with a time
-    // (the counts and times of the whole run are settled after the loop).
-    CountRecord(line, /*envelope=*/"", format);
+    // What TakeQuiet() (or DecodeNext()), Finish() and ApplyHints() do for a header-only
+    // record with a time (the counts and times of the whole run are settled after the loop).
+    CountRecord(record, /*envelope=*/"", format);
     last = header_.time;
     latest = std::max(latest, last);
     ++skipped;
-    at = end + 1;
+    skipped_lines += lines;
+    at = record_end + 1;
   }
   if (skipped > 0) {
     stats_.header_only += skipped;
@@ -169,13 +177,38 @@ uint64_t RecordReader::SkipQuietRun(TimePoint before, TimePoint* newest) {
     last_time_ = last;
     have_time_ = true;
     *newest = latest;
-    framer_.SkipLines(skipped, at - framed_);
-    line_number_ += skipped;
+    framer_.SkipLines(skipped_lines, at - framed_);
+    line_number_ += skipped_lines;
     processed_offset_ = std::max(processed_offset_, framer_.line_end());
     stats_.lines = framer_.stats().lines;
     framed_ = at;
   }
   return skipped;
+}
+
+bool RecordReader::PlainRecordSpan(std::string_view buffer, size_t at, size_t first_end, std::string_view* record,
+                                   uint64_t* lines) const {
+  const AssemblerLimits& limits = options_.record_limits;
+  size_t end = first_end;  // of the record's last line so far
+  uint64_t count = 1;
+  if (end - at >= limits.max_record_bytes) return false;  // the assembler cuts it
+  while (true) {
+    const std::string_view rest = buffer.substr(end + 1);
+    if (rest.size() < kTellingBytes) return false;  // the next line's start is not all here
+    if (RecordAssembler::StartsPlainRecord(rest)) break;
+    const auto* newline = static_cast<const char*>(std::memchr(rest.data(), '\n', rest.size()));
+    if (newline == nullptr) return false;
+    const std::string_view line = rest.substr(0, static_cast<size_t>(newline - rest.data()));
+    if (line.empty() || line.back() == '\r' || line.size() > options_.max_line_bytes || line[0] == '{' ||
+        !envelopes_.PassesThrough(line)) {
+      return false;
+    }
+    end += 1 + line.size();
+    if (++count >= limits.max_record_lines || end - at >= limits.max_record_bytes) return false;
+  }
+  *record = buffer.substr(at, end - at);
+  *lines = count;
+  return true;
 }
 
 void RecordReader::FlushAll() {

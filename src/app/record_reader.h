@@ -15,7 +15,9 @@
 // prefilter literal, is decoded header-only straight from the read buffer, without being
 // assembled or copied; the records and counts are those of the full path. SkipQuietRun()
 // passes over a run of such lines at once, with the same tests, without handing the
-// records out. Not thread-safe.
+// records out; in a run, a plain record with a stack trace whose lines the assembler would
+// join as they stand is passed over too, decoded header-only from the read buffer as the
+// assembled record would be. Not thread-safe.
 
 #include <chrono>
 #include <cstdint>
@@ -128,6 +130,15 @@ class RecordReader final : public RecordStream {
   }
   // Bytes of the next line that tell whether it starts a plain record.
   static constexpr size_t kTellingBytes = 16;
+  // For a quiet run: the plain record that begins with the line buffer[at, first_end) and
+  // owns the lines after it (a stack trace), as *record, with its line count, when the
+  // assembler would join those lines to it as they stand: each is one the framer and the
+  // unwrapper hand on unchanged (not empty, no "\r", not cut, no envelope, no JSON), the
+  // record ends before a line that starts another plain record (whose first kTellingBytes
+  // the buffer holds), and it stays within the record caps. False otherwise: the reader
+  // assembles it.
+  bool PlainRecordSpan(std::string_view buffer, size_t at, size_t first_end, std::string_view* record,
+                       uint64_t* lines) const;
   // The cheap path, for records the prefilter rules out on their raw text: time, node and
   // cluster without a full parse, as views into `text`. False (and *header unspecified)
   // when it does not apply. `options` is line_options_ for a single framed line,

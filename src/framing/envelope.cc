@@ -378,6 +378,16 @@ EnvelopeUnwrapper::Result EnvelopeUnwrapper::TryEnvelope(int kind, std::string_v
   return parsed->piece ? Result::kPiece : Result::kWhole;
 }
 
+bool EnvelopeUnwrapper::PassesThrough(std::string_view line) const {
+  if (joining_ || !sniffing()) return false;
+  if (line[0] == '[') return true;  // as in Unwrap()
+  const unsigned markers = line[0] == '{' ? FindJsonMarkers(line) : 0;
+  for (int kind = 1; kind < kKindCount; ++kind) {
+    if (MayBe(kind, line[0]) && ParseKind(kind, line, *zone_, markers)) return false;
+  }
+  return true;
+}
+
 EnvelopeUnwrapper::Result EnvelopeUnwrapper::Unwrap(std::string_view line) {
   if (line.empty()) return Result::kNotMine;
   markers_for_ = nullptr;  // a new line

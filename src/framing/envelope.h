@@ -109,6 +109,9 @@ class EnvelopeUnwrapper {
 
   // True while the pieces of a split line wait for the rest.
   bool joining() const { return joining_; }
+  // True when Add() would hand the non-empty `line` on as it stands, with no hints: no
+  // piece waits, and no envelope takes it. Changes nothing.
+  bool PassesThrough(std::string_view line) const;
   // True when lines are sniffed for envelopes (not forced to one).
   bool sniffing() const { return forced_ == "auto"; }
 

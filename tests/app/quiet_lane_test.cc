@@ -117,6 +117,53 @@ TEST_F(QuietLaneTest, TheLaneResumesAfterAMultiLineRecord) {
 }
 
 
+// A quiet run passes over a plain record's stack trace with it, when the assembler would
+// join its lines as they stand; it stops before one whose trace holds a line an envelope
+// takes (here a CRI line) or a precursor, and the reader hands those out assembled.
+TEST_F(QuietLaneTest, QuietRunsPassOverStackTracesTheAssemblerWouldJoinAsTheyStand) {
+  const std::string plain = "[2026-11-29T02:54:11,123][INFO ][o.e.n.Node] [es-1] started\n";
+  const std::string trace =
+      "[2026-11-29T02:54:11,500][WARN ][o.e.t.TcpTransport] [es-1] failure\n"
+      "org.elasticsearch.transport.RemoteTransportException: [es-3][10.0.0.3:9300][internal:x]\n"
+      "Caused by: java.io.IOException: broken pipe\n\tat x.y(Z.java:1)\n\t... 3 more\n"
+      "[es-3] a bracketed line that starts no record\n";
+  const std::string enveloped =
+      "[2026-11-29T02:54:11,600][WARN ][o.e.t.TcpTransport] [es-1] failure\n"
+      "2026-11-29T02:54:11.600000000Z stdout F \tat x.y(Z.java:1)\n";
+  const std::string hidden =
+      "[2026-11-29T02:54:11,700][WARN ][o.e.a.s.TransportSearchAction] [es-1] failed\n"
+      "org.elasticsearch.ElasticsearchException: Trying to create too many scroll contexts. Must be less than or "
+      "equal to: [500]. This limit can be set by changing the [search.max_open_scroll_context] setting.\n"
+      "\tat x.y(Z.java:1)\n";
+  std::string text = plain;
+  for (int i = 0; i < 3; ++i) text += trace + plain + plain;
+  text += enveloped + plain + hidden + plain + trace + plain;
+  ExpectSameRecords(text, "stack traces in quiet runs");
+  auto reader = testing::ChunkedReader(text, matcher_.get(), 1, 1 << 20);
+  ASSERT_TRUE(reader.ok());
+  LogRecord record;
+  std::vector<uint64_t> runs;
+  std::vector<uint64_t> handed_out;  // first lines
+  std::vector<bool> marked;
+  while (true) {
+    TimePoint newest;
+    if (const uint64_t skipped = (*reader)->SkipQuietRun(TimePoint::max(), &newest); skipped > 0) runs.push_back(skipped);
+    auto next = (*reader)->Read(&record, std::chrono::milliseconds(0));
+    ASSERT_TRUE(next.ok());
+    if (*next == RecordReader::Next::kEnd) break;
+    if (*next != RecordReader::Next::kRecord) continue;
+    handed_out.push_back(record.line_number);
+    marked.push_back(record.prefiltered);
+  }
+  // Line 1 (the decoders learn the format on it) is handed out; 9 records, 3 of them with
+  // their traces, are passed over; the enveloped trace's record (line 26) is handed out; a
+  // plain line passed over; the precursor's record (line 29) handed out; a plain line and
+  // a trace passed over, and the last line (whose end is not known yet) handed out.
+  EXPECT_EQ(runs, (std::vector<uint64_t>{9, 1, 2}));
+  EXPECT_EQ(handed_out, (std::vector<uint64_t>{1, 26, 29, 39}));
+  EXPECT_EQ(marked, (std::vector<bool>{false, false, true, false}));
+}
+
 // ECS lines with stack traces (escaped line breaks and tabs) take the lane like any other
 // when their trace holds no literal; a precursor inside a wrapper exception's trace still
 // reaches the full decode, and its record is marked.
