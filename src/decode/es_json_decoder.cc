@@ -357,17 +357,17 @@ bool WalkHeader(std::string_view object, const QuoteIndex& quotes, KeyMeanings& 
 // Reads the header fields into *header from their values (with their quotes, as the walk or
 // a learned layout found them; an empty view for a field absent). False when the time or
 // the message is absent or not a string (Decode() calls such a line malformed or another
-// format's), or the time, node or cluster holds an escape: those are read as they stand,
-// and must be what the full decode reads. The text's parts may hold escapes (\n, \t, \r:
-// see QuoteIndex).
-bool ReadHeaderFields(std::span<const std::string_view, kHeaderFields> values, const DecodeOptions& options,
-                      RecordHeader* header) {
+// format's), or, on a line with `escapes`, the time, node or cluster holds one: those are
+// read as they stand, and must be what the full decode reads. The text's parts may hold
+// escapes (\n, \t, \r: see QuoteIndex).
+bool ReadHeaderFields(std::span<const std::string_view, kHeaderFields> values, bool escapes,
+                      const DecodeOptions& options, RecordHeader* header) {
   auto string_value = [](std::string_view value) -> std::optional<std::string_view> {
     if (value.size() < 2 || value.front() != '"') return std::nullopt;
     return value.substr(1, value.size() - 2);
   };
   for (const size_t field : {kTime, kNode, kCluster}) {
-    if (values[field].find('\\') != std::string_view::npos) return false;
+    if (escapes && values[field].find('\\') != std::string_view::npos) return false;
   }
   const auto stamp = string_value(values[kTime]);
   const auto message = string_value(values[kMessage]);
@@ -406,7 +406,9 @@ bool EsJsonDecoder::DecodeHeader(std::string_view text, const DecodeOptions& opt
     for (size_t i = 0; i < by_tail.head_count; ++i) {
       if (IsEnvelopeMarker(by_tail.head[i])) return false;
     }
-    return ReadHeaderFields(std::span(by_tail.tagged).first<kHeaderFields>(), options, header);
+    // No escapes to look for: the head's values hold none (ClosingQuote() refuses them), and
+    // the tail's are those of a line vouched for.
+    return ReadHeaderFields(std::span(by_tail.tagged).first<kHeaderFields>(), /*escapes=*/false, options, header);
   }
   // A line laid out like one vouched for before has the same keys, so each value's field
   // is known: only its string values are still to be checked for envelope markers.
@@ -426,7 +428,7 @@ bool EsJsonDecoder::DecodeHeader(std::string_view text, const DecodeOptions& opt
     if (!WalkHeader(object, quotes, ecs ? ecs_meanings : es7_meanings, fields, &members, &learn)) return false;
     for (size_t field = 0; field < kHeaderFields; ++field) values[field] = fields[field].value;
   }
-  if (!ReadHeaderFields(values, options, header)) return false;
+  if (!ReadHeaderFields(values, quotes.escapes(), options, header)) return false;
   if (learn) shapes.Learn(object, members);
   if (known_layout) shapes.KeepTail(object, members);
   return true;

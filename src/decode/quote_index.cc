@@ -128,7 +128,8 @@ bool QuoteIndex::Build(std::string_view text) {
     backslashes |= static_cast<unsigned>(byte == '\\');
     if (byte == '"') words_[at / 64] |= uint64_t{1} << (at % 64);
   }
-  return refused == 0 && (backslashes == 0 || OnlyWhitespaceEscapes(text));
+  escapes_ = backslashes != 0;
+  return refused == 0 && (!escapes_ || OnlyWhitespaceEscapes(text));
 }
 
 }  // namespace foreshock

@@ -35,6 +35,8 @@ class QuoteIndex {
   // Indexes `text`. False when it holds a byte the walk refuses (the index is then
   // incomplete).
   bool Build(std::string_view text);
+  // Whether the text indexed last holds an escape (\n, \t or \r).
+  bool escapes() const { return escapes_; }
   // The position of the first quote at or after `at`, or kNone.
   size_t NextQuote(size_t at) const {
     size_t word = at / 64;
@@ -49,6 +51,7 @@ class QuoteIndex {
 
  private:
   bool avx2_;  // AVX2 for the whole 64-byte words
+  bool escapes_ = false;
   std::vector<uint64_t> words_;  // bit i of word w: a quote at w * 64 + i
 };
 

@@ -45,6 +45,7 @@ TEST_P(QuoteIndexTest, FindsEveryQuoteAndRefusesWhatTheWalkCannotRead) {
     const bool expect_ok = WalkReads(text);
     EXPECT_EQ(index.Build(text), expect_ok) << text;
     if (!expect_ok) continue;
+    EXPECT_EQ(index.escapes(), text.find('\\') != std::string::npos) << text;
     if (text.find('\\') != std::string::npos) ++read_with_escapes;
     for (size_t at = 0; at <= text.size() + 1; ++at) {
       const size_t want = at < text.size() ? text.find('"', at) : std::string::npos;
