@@ -366,8 +366,10 @@ bool ReadHeaderFields(std::span<const std::string_view, kHeaderFields> values, b
     if (value.size() < 2 || value.front() != '"') return std::nullopt;
     return value.substr(1, value.size() - 2);
   };
-  for (const size_t field : {kTime, kNode, kCluster}) {
-    if (escapes && values[field].find('\\') != std::string_view::npos) return false;
+  if (escapes) {
+    for (const size_t field : {kTime, kNode, kCluster}) {
+      if (values[field].find('\\') != std::string_view::npos) return false;
+    }
   }
   const auto stamp = string_value(values[kTime]);
   const auto message = string_value(values[kMessage]);

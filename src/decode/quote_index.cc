@@ -105,20 +105,19 @@ bool QuoteIndex::Build(std::string_view text) {
   if (avx2_) at = IndexWordsAvx2(text, words_.data(), &refused, &backslashes);
 #endif
 #if defined(__SSE2__)
-  const auto scan = [&](size_t from, unsigned* refused_bits) {
+  const auto scan = [&](size_t from) {
     unsigned refused_here = 0;
     unsigned backslashes_here = 0;
     const uint64_t quotes = ScanSixteen(bytes + from, &refused_here, &backslashes_here);
-    *refused_bits |= refused_here;
+    refused |= refused_here;
     backslashes |= backslashes_here;
     return quotes;
   };
   for (; at + 64 <= text.size(); at += 64) {  // a whole word at once
-    words_[at / 64] = scan(at, &refused) | scan(at + 16, &refused) << 16 | scan(at + 32, &refused) << 32 |
-                      scan(at + 48, &refused) << 48;
+    words_[at / 64] = scan(at) | scan(at + 16) << 16 | scan(at + 32) << 32 | scan(at + 48) << 48;
   }
   for (; at + 16 <= text.size(); at += 16) {
-    words_[at / 64] |= scan(at, &refused) << (at % 64);  // at % 64 is 0, 16, 32 or 48: it fits the word
+    words_[at / 64] |= scan(at) << (at % 64);  // at % 64 is 0, 16, 32 or 48: it fits the word
   }
 #endif
   // The last bytes (or, without SSE2, all of them).
