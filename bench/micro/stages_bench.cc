@@ -2,10 +2,16 @@
 // production cluster writes: framing a buffer into lines, each decoder (full decode and the
 // header-only fast path), the matcher with the shipped catalog (an ordinary line the
 // prefilter rules out, and a precursor line matched in full), and the correlator taking a
-// hit, and the record reader on ordinary lines (quiet lane and full decoding). Build with -DFORESHOCK_BENCH=ON; run build/bench/micro/foreshock_stages_bench.
+// hit, the record reader on ordinary lines (quiet lane and full decoding), and a page-cached
+// file read through FdSource, mapped and copied. Build with -DFORESHOCK_BENCH=ON; run
+// build/bench/micro/foreshock_stages_bench.
 
 #include <benchmark/benchmark.h>
+#include <unistd.h>
 
+#include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -15,6 +21,7 @@
 #include "correlate/correlator.h"
 #include "decode/decoder_registry.h"
 #include "framing/line_framer.h"
+#include "input/fd_source.h"
 #include "match/matcher.h"
 
 namespace foreshock {
@@ -190,6 +197,53 @@ void PassOverOrdinaryRecords(benchmark::State& state) {
   state.counters["in_runs"] = static_cast<double>(reader->stats().quiet_run) / static_cast<double>(reader->stats().records);
 }
 BENCHMARK(PassOverOrdinaryRecords);
+
+// A page-cached file of ordinary plain lines (64 MiB), written on first use, removed at exit.
+char g_file_path[64];
+const char* PageCachedFile() {
+  if (g_file_path[0] != '\0') return g_file_path;
+  std::snprintf(g_file_path, sizeof g_file_path, "/tmp/foreshock-bench-%d.log", static_cast<int>(::getpid()));
+  std::ofstream out(g_file_path, std::ios::binary);
+  const std::string line = std::string(kPlainLine) + "\n";
+  for (size_t size = 0; size < (size_t{64} << 20); size += line.size()) out << line;
+  std::atexit([] { std::remove(g_file_path); });
+  return g_file_path;
+}
+
+size_t CountLines(std::string_view bytes) {
+  size_t lines = 0;
+  const char* const end = bytes.data() + bytes.size();
+  for (const char* at = bytes.data(); at < end; ++at, ++lines) {
+    at = static_cast<const char*>(std::memchr(at, '\n', static_cast<size_t>(end - at)));
+    if (at == nullptr) break;
+  }
+  return lines;
+}
+
+// The whole file through FdSource, its lines counted: ReadView() maps it a window at a time
+// (MappedWindow), Read() copies it into a string with read(), as for a pipe.
+void ReadPageCachedFile(benchmark::State& state, bool mapped) {
+  const std::string path = PageCachedFile();
+  size_t bytes = 0;
+  for (auto _ : state) {
+    auto source = FdSource::Open(path).value();
+    std::string buffer;
+    std::string_view view;
+    size_t lines = 0;
+    while (true) {
+      buffer.clear();
+      auto read = mapped ? source->ReadView(&buffer, &view, Duration{}) : source->Read(&buffer, Duration{});
+      if (!read.ok() || *read != Source::ReadState::kData) break;
+      if (!mapped) view = buffer;
+      lines += CountLines(view);
+      bytes += view.size();
+    }
+    benchmark::DoNotOptimize(lines);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(bytes));
+}
+BENCHMARK_CAPTURE(ReadPageCachedFile, mapped, true)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(ReadPageCachedFile, read_copy, false)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace foreshock
