@@ -40,8 +40,10 @@ void OnSigbus(int /*signal*/, siginfo_t* info, void* /*context*/) {
     }
     break;
   }
-  // Not a window's: the action SIGBUS had before, which the retried access then meets.
+  // Not a window's: the action SIGBUS had before, which a faulting access meets when it is
+  // retried, and a signal sent by kill() (no fault to retry) is sent again to meet.
   ::sigaction(SIGBUS, &g_previous, nullptr);
+  if (info->si_code <= 0) ::raise(SIGBUS);
 }
 
 void InstallHandlerOnce() {
