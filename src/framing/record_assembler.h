@@ -68,7 +68,7 @@ class RecordAssembler {
   // True when `line` cannot start a record of its own.
   static bool IsContinuation(std::string_view line);
   // True when `line` starts a plain-text ES record: "[" followed by a date.
-  static bool StartsPlainRecord(std::string_view line) {
+  [[gnu::always_inline]] static bool StartsPlainRecord(std::string_view line) {
     return line.size() > 5 && line[0] == '[' && IsDigit(line[1]) && IsDigit(line[2]) && IsDigit(line[3]) &&
            IsDigit(line[4]) && line[5] == '-';
   }
