@@ -30,7 +30,9 @@ struct RecordHeader {
   bool has_time = false;
   std::string_view node;  // empty when the record names none
   std::string_view cluster;
-  // The parts of the text that Decode() would put into the record's text, in that order.
+  // The parts of the text that Decode() would put into the record's text, in that order, as
+  // they stand in the text: a JSON value's escapes \n, \t and \r (the only ones a header
+  // lets through) are left for Decode() to undo.
   std::array<std::string_view, kMaxParts> parts{};
   size_t part_count = 0;
 
