@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 #include "app/record_reader.h"
 #include "catalog/catalog_loader.h"
@@ -19,6 +20,11 @@ namespace {
 
 namespace fs = std::filesystem;
 using testing::RecordDigest;
+
+// The precursor the tests hide in ordinary logs (the seed incident's scroll limit).
+constexpr const char* kScrollLimit =
+    "Trying to create too many scroll contexts. Must be less than or equal to: [500]. This limit can be set by "
+    "changing the [search.max_open_scroll_context] setting.";
 
 class QuietLaneTest : public ::testing::Test {
  protected:
@@ -42,6 +48,21 @@ class QuietLaneTest : public ::testing::Test {
           << what << ", quiet runs, reads of up to " << largest << " bytes";
       passed_over_ += passed_over;
     }
+  }
+  // The records a reader hands out of `text`, in reads of up to `largest` bytes.
+  std::vector<LogRecord> HandedOut(const std::string& text, size_t largest) {
+    std::vector<LogRecord> records;
+    auto reader = testing::ChunkedReader(text, matcher_.get(), 1, largest);
+    EXPECT_TRUE(reader.ok());
+    if (!reader.ok()) return records;
+    LogRecord record;
+    while (true) {
+      auto next = (*reader)->Read(&record, std::chrono::milliseconds(0));
+      EXPECT_TRUE(next.ok());
+      if (!next.ok() || *next != RecordReader::Next::kRecord) break;
+      records.push_back(record);
+    }
+    return records;
   }
   uint64_t passed_over_ = 0;
   std::unique_ptr<const Catalog> catalog_;
@@ -132,9 +153,7 @@ TEST_F(QuietLaneTest, QuietRunsPassOverStackTracesTheAssemblerWouldJoinAsTheySta
       "2026-11-29T02:54:11.600000000Z stdout F \tat x.y(Z.java:1)\n";
   const std::string hidden =
       "[2026-11-29T02:54:11,700][WARN ][o.e.a.s.TransportSearchAction] [es-1] failed\n"
-      "org.elasticsearch.ElasticsearchException: Trying to create too many scroll contexts. Must be less than or "
-      "equal to: [500]. This limit can be set by changing the [search.max_open_scroll_context] setting.\n"
-      "\tat x.y(Z.java:1)\n";
+      "org.elasticsearch.ElasticsearchException: " + std::string(kScrollLimit) + "\n\tat x.y(Z.java:1)\n";
   std::string text = plain;
   for (int i = 0; i < 3; ++i) text += trace + plain + plain;
   text += enveloped + plain + hidden + plain + trace + plain;
@@ -174,9 +193,8 @@ TEST_F(QuietLaneTest, EcsStackTracesTakeTheLaneUnlessAPrecursorHidesInThem) {
       "SearchPhaseExecutionException\",\"error.stack_trace\":\"";
   const std::string ordinary = head + "java.io.IOException: broken pipe\\n\\tat x.y(Z.java:1)\"}\n";
   const std::string hidden =
-      head + "SearchPhaseExecutionException: all shards failed\\n\\tat a.b(C.java:2)\\nCaused by: "
-             "Trying to create too many scroll contexts. Must be less than or equal to: [500]. This limit can be "
-             "set by changing the [search.max_open_scroll_context] setting.\\n\\tat d.e(F.java:3)\"}\n";
+      head + "SearchPhaseExecutionException: all shards failed\\n\\tat a.b(C.java:2)\\nCaused by: " + kScrollLimit +
+      "\\n\\tat d.e(F.java:3)\"}\n";
   std::string text;
   for (int i = 0; i < 10; ++i) text += ordinary;
   text += hidden + ordinary + ordinary;
@@ -184,14 +202,8 @@ TEST_F(QuietLaneTest, EcsStackTracesTakeTheLaneUnlessAPrecursorHidesInThem) {
   uint64_t quiet = 0;
   RecordDigest(text, matcher_.get(), 1, 1 << 20, &quiet);
   EXPECT_EQ(quiet, 12u) << "every line but the precursor's";
-  auto reader = testing::ChunkedReader(text, matcher_.get(), 1, 1 << 20);
-  ASSERT_TRUE(reader.ok());
-  LogRecord record;
   size_t marked = 0;
-  while (true) {
-    auto next = (*reader)->Read(&record, std::chrono::milliseconds(0));
-    ASSERT_TRUE(next.ok());
-    if (*next != RecordReader::Next::kRecord) break;
+  for (const LogRecord& record : HandedOut(text, 1 << 20)) {
     if (!record.prefiltered) continue;
     ++marked;
     EXPECT_NE(record.text.find("scroll contexts"), std::string::npos);
@@ -207,9 +219,7 @@ TEST_F(QuietLaneTest, EcsStackTracesTakeTheLaneUnlessAPrecursorHidesInThem) {
 // on every path (the quiet lane's single lines, quiet runs' stops, assembled stack traces).
 TEST_F(QuietLaneTest, ARecordMarkedPrefilteredIsOneThePrefilterLetsThrough) {
   const std::string plain = "[2026-11-29T02:54:11,123][INFO ][o.e.n.Node] [es-1] started\n";
-  const std::string limit =
-      "Trying to create too many scroll contexts. Must be less than or equal to: [500]. This limit can be set by "
-      "changing the [search.max_open_scroll_context] setting.";
+  const std::string limit = kScrollLimit;
   std::string text = plain + plain;
   text += "[2026-11-29T02:54:12,000][WARN ][o.e.s.SearchService] [es-1] " + limit + "\n" + plain;
   text += "[2026-11-29T02:54:13,000][WARN ][o.e.a.s.TransportSearchAction] [es-1] failed\n"
@@ -218,14 +228,8 @@ TEST_F(QuietLaneTest, ARecordMarkedPrefilteredIsOneThePrefilterLetsThrough) {
   const std::string json = "{\"@timestamp\":\"2026-11-29T02:54:14.000Z\",\"log.level\":\"WARN\",\"message\":\"";
   text += json + "ordinary\"}\n" + json + limit + "\",\"elasticsearch.node.name\":\"es-2\"}\n" + json + "ordinary\"}\n";
   for (const size_t largest : {size_t{1} << 20, size_t{97}}) {
-    auto reader = testing::ChunkedReader(text, matcher_.get(), 1, largest);
-    ASSERT_TRUE(reader.ok());
-    LogRecord record;
     size_t prefiltered = 0;
-    while (true) {
-      auto next = (*reader)->Read(&record, std::chrono::milliseconds(0));
-      ASSERT_TRUE(next.ok());
-      if (*next != RecordReader::Next::kRecord) break;
+    for (const LogRecord& record : HandedOut(text, largest)) {
       EXPECT_EQ(record.prefiltered, record.text.find("scroll contexts") != std::string::npos) << record.line_number;
       if (!record.prefiltered) continue;
       ++prefiltered;
