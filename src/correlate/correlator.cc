@@ -139,6 +139,7 @@ void Correlator::Observe(const LogRecord& record, const std::vector<PatternHit>&
 }
 
 void Correlator::NoteActivity(const LogRecord& record, std::vector<Alert>* alerts) {
+  if (activity_groups_ == 0) return;  // nothing armed: no line can disarm anything
   // Every line lands here: the group keys depend on the node and cluster only, which rarely
   // change from one line to the next, so they are built once per change.
   if (record.node != activity_node_ || record.cluster != activity_cluster_ || activity_keys_.empty()) {
