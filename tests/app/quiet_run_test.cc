@@ -8,7 +8,6 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <random>
 #include <set>
 
@@ -17,11 +16,10 @@
 #include "input/fd_source.h"
 #include "testing/collecting_sink.h"
 #include "testing/temp_dir.h"
+#include "testing/timing_logs.h"
 
 namespace foreshock {
 namespace {
-
-using std::chrono::seconds;
 
 struct Outcome {
   std::vector<std::string> alerts;  // in emission order, with what tells them apart
@@ -29,100 +27,6 @@ struct Outcome {
   uint64_t records = 0;
   uint64_t quiet_run = 0;
 };
-
-Pattern MakePattern(const std::string& id, const std::string& regex, Marker marker = Marker::kNone,
-                    std::vector<std::string> resolves = {}) {
-  Pattern pattern;
-  pattern.id = id;
-  pattern.regex = regex;
-  pattern.marker = marker;
-  pattern.resolves = std::move(resolves);
-  return pattern;
-}
-
-Rule MakeRule(const std::string& id, Rule::Kind kind, const std::string& pattern) {
-  Rule rule;
-  rule.id = id;
-  rule.name = id;
-  rule.kind = kind;
-  rule.group_by = {"node"};
-  rule.realert = std::chrono::hours(1);
-  rule.steps.push_back({{pattern}, Severity::kWarning, id + " on {node}"});
-  return rule;
-}
-
-// Rules whose alerts depend on when time-driven decisions are taken: a threshold resolved by
-// a recovery after a hold-down (its resolution is stamped with the recovery's time, earlier
-// than it is due), a single alert resolved after a quiet spell, and an absence that any line
-// of the node disarms.
-Catalog TimingCatalog() {
-  std::vector<Pattern> patterns = {
-      MakePattern("t.pressure", "heap pressure rising"),
-      MakePattern("t.relieved", "heap pressure relieved", Marker::kRecovery, {"t.pressure"}),
-      MakePattern("t.crash", "shard engine crashed"),
-      MakePattern("t.snapshot", "snapshot started for"),
-  };
-  Rule pressure = MakeRule("t.pressure_rule", Rule::Kind::kThreshold, "t.pressure");
-  pressure.count = 2;
-  pressure.window = seconds(60);
-  pressure.resolve_after = seconds(90);
-  pressure.hold_down = seconds(20);
-  Rule crash = MakeRule("t.crash_rule", Rule::Kind::kSingle, "t.crash");
-  crash.resolve_after = seconds(45);
-  Rule silent = MakeRule("t.silent_after_snapshot", Rule::Kind::kAbsence, "t.snapshot");
-  silent.window = seconds(8);
-  silent.resolve_after = seconds(30);
-  silent.expect = {"any"};
-  Rule relieved = MakeRule("t.relieved_rule", Rule::Kind::kSingle, "t.relieved");
-  return Catalog(patterns, {pressure, crash, silent, relieved});
-}
-
-const char* const kOrdinary[] = {
-    "update_mapping [_doc]",
-    "closed transport connection [60214] to [{es-data-3}{a28cf4b8}] with age [7965ms]",
-    "[logs-app-2026.11.11][6] flushing shard on inactive",
-    "scheduling refresh; last refresh 12ms ago",
-};
-const char* const kPrecursors[] = {"heap pressure rising", "heap pressure relieved", "shard engine crashed",
-                                   "snapshot started for nightly"};
-
-std::string Stamp(int64_t millis, char fraction_mark) {
-  const int64_t s = millis / 1000;
-  char out[40];
-  std::snprintf(out, sizeof out, "2026-11-29T%02lld:%02lld:%02lld%c%03lld", static_cast<long long>(s / 3600 % 24),
-                static_cast<long long>(s / 60 % 60), static_cast<long long>(s % 60), fraction_mark,
-                static_cast<long long>(millis % 1000));
-  return out;
-}
-
-// One node's log, its clock off by `clock_offset_millis`: mostly ordinary lines, a precursor now and then, sometimes a gap, a line
-// a few seconds out of order or one later than --lateness, or (plain) a stack trace.
-std::string NodeLog(std::mt19937* random, const std::string& node, bool json, int lines, int64_t clock_offset_millis) {
-  auto chance = [&](int percent) { return static_cast<int>((*random)() % 100) < percent; };
-  std::string log;
-  int64_t millis = 2 * 3600 * 1000 + clock_offset_millis + static_cast<int64_t>((*random)() % 5000);
-  for (int i = 0; i < lines; ++i) {
-    millis += static_cast<int64_t>((*random)() % 700);
-    if (chance(2)) millis += static_cast<int64_t>((*random)() % 40000);  // a quiet spell
-    int64_t time = millis;
-    if (chance(3)) time -= static_cast<int64_t>((*random)() % 6000);  // within --lateness
-    if (chance(1)) time -= 30000 + static_cast<int64_t>((*random)() % 30000);  // late
-    const std::string message =
-        chance(4) ? kPrecursors[(*random)() % 4] : kOrdinary[(*random)() % std::size(kOrdinary)];
-    if (json) {
-      log += "{\"@timestamp\":\"" + Stamp(time, '.') + "Z\",\"log.level\":\"INFO\",\"message\":\"" + message +
-             "\",\"elasticsearch.node.name\":\"" + node + "\",\"elasticsearch.cluster.name\":\"prod\"}\n";
-    } else {
-      // Appended piece by piece, not by operator+ on a literal (GCC 12's -Wrestrict misfires
-      // on that at -O3).
-      log += '[';
-      log += Stamp(time, ',');
-      log += "][INFO ][o.e.t.Test] [" + node + "] " + message + "\n";
-      if (chance(2)) log += "java.lang.IllegalStateException: boom\n\tat org.elasticsearch.Foo.bar(Foo.java:1)\n";
-    }
-  }
-  return log;
-}
 
 Outcome RunPipeline(const Catalog& catalog, const Matcher& matcher, const std::vector<std::string>& paths, bool prefilter) {
   Outcome outcome;
@@ -138,10 +42,8 @@ Outcome RunPipeline(const Catalog& catalog, const Matcher& matcher, const std::v
   }
   EXPECT_TRUE(pipeline.Run(readers).ok());
   for (const Alert& alert : alerts) {
-    const std::string action(ActionName(alert.action));
-    outcome.alerts.push_back(action + " " + alert.rule->id + " " + FormatTimestamp(alert.time) + " " +
-                             alert.fingerprint + " " + alert.message);
-    outcome.kinds.emplace(action, alert.rule->id);
+    outcome.alerts.push_back(testing::DescribeAlert(alert));
+    outcome.kinds.emplace(ActionName(alert.action), alert.rule->id);
   }
   outcome.records = pipeline.summary().records;
   for (const auto& reader : readers) outcome.quiet_run += reader->stats().quiet_run;
@@ -149,7 +51,7 @@ Outcome RunPipeline(const Catalog& catalog, const Matcher& matcher, const std::v
 }
 
 TEST(QuietRunTest, RandomLogsGiveTheAlertsOfRecordByRecordProcessing) {
-  const Catalog catalog = TimingCatalog();
+  const Catalog catalog = testing::TimingCatalog();
   auto matcher = Matcher::Create(catalog, MatcherOptions{});
   ASSERT_TRUE(matcher.ok());
   uint64_t passed_over = 0;
@@ -167,7 +69,7 @@ TEST(QuietRunTest, RandomLogsGiveTheAlertsOfRecordByRecordProcessing) {
       // Nodes whose clocks differ by more than --lateness: merged by time, one node's lines
       // must not run ahead of the other's.
       const int64_t offset = seed % 2 == 0 ? -25000 * n : 0;
-      paths.push_back(dir.Write(node + (json ? ".json" : ".log"), NodeLog(&random, node, json, 1500, offset)));
+      paths.push_back(dir.Write(node + (json ? ".json" : ".log"), testing::NodeLog(&random, node, json, 1500, offset)));
     }
     const Outcome fast = RunPipeline(catalog, **matcher, paths, /*prefilter=*/true);
     const Outcome full = RunPipeline(catalog, **matcher, paths, /*prefilter=*/false);
