@@ -110,6 +110,10 @@ Status Follower::Step(Pipeline* pipeline, bool* got_data) {
   for (auto& [path, file] : files_) {
     LogRecord record;
     while (std::chrono::steady_clock::now() < slice_end) {
+      // Each file is followed on its own, not merged by time with the others.
+      uint64_t passed = 0;
+      FORESHOCK_RETURN_IF_ERROR(pipeline->PassQuietRun(file.reader.get(), TimePoint::max(), /*live=*/true, &passed));
+      *got_data = *got_data || passed > 0;
       auto next = file.reader->Read(&record, Duration(0));
       if (!next.ok()) {
         spdlog::warn("{}: {}; will retry", path, next.status().message());
@@ -162,6 +166,12 @@ void Follower::AddCounters(TelemetrySnapshot* snapshot) const {
   snapshot->rotations = tails.rotations;
   snapshot->truncations = tails.truncations;
   snapshot->rotations_lost = tails.lost;
+}
+
+uint64_t Follower::records_passed_over() const {
+  uint64_t passed = 0;
+  for (const auto& [path, file] : files_) passed += file.reader->stats().quiet_run;
+  return passed;
 }
 
 TailStats Follower::tail_stats() const {

@@ -51,6 +51,8 @@ class Follower {
   std::map<std::string, FilePosition> Positions() const;
   size_t file_count() const { return files_.size(); }
   TailStats tail_stats() const;
+  // Records passed over in quiet runs (Pipeline::PassQuietRun), over every file.
+  uint64_t records_passed_over() const;
   // Adds each file's input counters, the files followed and the rotation counters.
   void AddCounters(TelemetrySnapshot* snapshot) const;
 

@@ -52,12 +52,7 @@ Status Pipeline::Run(const std::vector<RecordStream*>& readers) {
             if (j == i || heads[j].done) continue;
             others = heads[j].full ? std::min(others, heads[j].record.time) : TimePoint::min();
           }
-          if (const TimePoint before = QuietBefore(others, live); before > TimePoint::min()) {
-            TimePoint newest;
-            if (const uint64_t count = readers[i]->SkipQuietRun(before, &newest); count > 0) {
-              FORESHOCK_RETURN_IF_ERROR(PassQuiet(count, newest, live));
-            }
-          }
+          FORESHOCK_RETURN_IF_ERROR(PassQuietRun(readers[i], others, live));
         }
         // While a hit waits in the reorder buffer, look up again as soon as it may go.
         const Duration wait = reorder_.empty() ? kIdleWait : std::chrono::duration_cast<Duration>(kMaxHold);
@@ -129,6 +124,17 @@ TimePoint Pipeline::QuietBefore(TimePoint others_earliest, bool live) const {
     before = std::min(before, next_sweep + options_.allowed_lateness);
   }
   return before;
+}
+
+Status Pipeline::PassQuietRun(RecordStream* input, TimePoint others_earliest, bool live, uint64_t* passed) {
+  if (passed != nullptr) *passed = 0;
+  if (!input->skips_quiet_runs()) return Status();
+  const TimePoint before = QuietBefore(others_earliest, live);
+  if (before == TimePoint::min()) return Status();
+  TimePoint newest;
+  const uint64_t count = input->SkipQuietRun(before, &newest);
+  if (passed != nullptr) *passed = count;
+  return count > 0 ? PassQuiet(count, newest, live) : Status();
 }
 
 Status Pipeline::PassQuiet(uint64_t count, TimePoint newest, bool live) {

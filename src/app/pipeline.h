@@ -4,8 +4,9 @@
 // (one file per node, as ES writes them) are merged by event time, record by record, so
 // cluster-wide and per-node windows see one timeline exactly as they would have live and
 // no node's lines are judged late because another file was read first.
-// Between records, Run() lets an input pass over a run of quiet records (one line each, ruled
-// out by the prefilter) whose only effect would be on counts and watermarks: while no
+// Between records, Run() (and watch's follower, through PassQuietRun()) lets an input pass
+// over a run of quiet records (ruled out by the prefilter on their raw bytes, see
+// RecordReader::SkipQuietRun) whose only effect would be on counts and watermarks: while no
 // activity is armed, and their times fall before the correlator's next sweep, before the
 // reorder buffer would let a held hit go, and before every other input's next record. The
 // alerts are exactly those of record-by-record processing. Single-threaded: the thread
@@ -53,6 +54,10 @@ class Pipeline {
   // wait (briefly) for earlier lines of other inputs.
   void SetLiveInputs(int count);
   Status Process(const LogRecord& record, bool live);
+  // Lets `input` pass over a run of quiet records (see the top of this file) when one may go
+  // now, given the earliest next record of the other inputs (TimePoint::max() when `input`
+  // is not merged with others); *passed (when given) is set to the records passed over.
+  Status PassQuietRun(RecordStream* input, TimePoint others_earliest, bool live, uint64_t* passed = nullptr);
   // A live input went quiet: held hits go, and event time moves on with the wall clock so
   // alerts resolve and absences fire although no line arrives.
   Status OnIdle();

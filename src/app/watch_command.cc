@@ -236,6 +236,7 @@ int RunWatch(const Args& args) {
   checkpoint_now(/*durable=*/true);
   (*outputs)->Drain(*drain);
   const TailStats tails = follower.tail_stats();
+  spdlog::debug("literal prefilter: {} records passed over in quiet runs", follower.records_passed_over());
   spdlog::info("stopped: {} records, {} alerts; {} rotations, {} truncations, {} rotated files lost",
                pipeline.summary().records, pipeline.summary().alerts, tails.rotations, tails.truncations,
                tails.lost);
