@@ -12,10 +12,10 @@ int Commonness(unsigned char byte) {
 }
 
 AnchorIndex::AnchorIndex(uint32_t hash_bits, uint32_t bucket_bits)
-    : hash_bits_(hash_bits), bucket_bits_(bucket_bits), bitmap_((size_t{1} << hash_bits) / 64, 0) {}
+    : hash_bits_(hash_bits), bucket_bits_(bucket_bits), held_(size_t{1} << hash_bits, 0) {}
 
 void AnchorIndex::Add(uint32_t hash, uint32_t literal, uint32_t offset) {
-  bitmap_[hash / 64] |= uint64_t{1} << (hash % 64);
+  held_[hash] = 1;
   anchors_.push_back({hash, literal, offset});
 }
 

@@ -1,9 +1,11 @@
 #pragma once
 
 // AnchorIndex is what the two literal searches (LiteralScanner, LiteralGate) share: each
-// literal is "anchored" on a few of its bytes at some offset, whose hash goes into a bitmap
-// (one bit test per text position rules most positions out) and into a list sorted by hash
-// with an index on the hash's top bits; a text position whose bytes hash to a set bit is
+// literal is "anchored" on a few of its bytes at some offset, whose hash is marked in a table
+// (one byte load per text position rules most positions out: a byte per hash, not a bit,
+// since picking a bit out of a word takes a shift by a variable count, which costs the hot
+// loop more than the table's 64 KiB cost in cache) and goes into a list sorted by hash with
+// an index on the hash's top bits; a text position whose bytes hash to a marked entry is
 // compared, ignoring ASCII case, with the few literals anchored there. Literals are stored
 // lower-cased by the owner and passed to Find(). Immutable after Seal().
 
@@ -44,7 +46,7 @@ class AnchorIndex {
   void Seal();
 
   // True when some literal is anchored on `hash`.
-  bool MayHold(uint32_t hash) const { return ((bitmap_[hash / 64] >> (hash % 64)) & 1) != 0; }
+  bool MayHold(uint32_t hash) const { return held_[hash] != 0; }
 
   // For each literal anchored on `hash` that occurs in text[0, size) with its anchor at
   // `position`, calls on_found(literal index); stops and returns true as soon as that
@@ -78,7 +80,7 @@ class AnchorIndex {
   };
   uint32_t hash_bits_;
   uint32_t bucket_bits_;
-  std::vector<uint64_t> bitmap_;
+  std::vector<uint8_t> held_;           // by hash: 1 when some literal is anchored on it
   std::vector<Anchor> anchors_;         // sorted by hash once sealed
   std::vector<uint32_t> bucket_first_;  // top bucket_bits_ of a hash -> first anchor index
 };

@@ -86,30 +86,37 @@ bool LiteralGate::Contains(std::string_view text) const {
   const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
   const size_t size = text.size();
   size_t position = 0;
-  if (key_bytes_ == 4 && size >= stride_ + 4) {
-    // Two probes a step, tested together: most steps hit neither, and take one branch. The
+  if (key_bytes_ != 4) {
+    for (; position + key_bytes_ <= size; position += stride_) {
+      const uint32_t hash = Hash(KeyAt(bytes + position));
+      if (anchors_.MayHold(hash) && FoundAt(text, position, hash)) return true;
+    }
+    return false;
+  }
+  const size_t stride = stride_;
+  auto hash_at = [&](size_t at) {
+    uint32_t key;
+    std::memcpy(&key, bytes + at, 4);
+    return Hash(key | kLooseFold);
+  };
+  if (size >= 3 * stride + 4) {
+    // Four probes a step, tested together: most steps hit none, and take one branch. The
     // verification of a hit is out of line, so the loop keeps what it needs in registers.
-    const size_t stride = stride_;
-    const size_t last = size - stride - 4;  // the last first probe with room for the second
-    for (; position <= last; position += 2 * stride) {
-      uint32_t first_key;
-      uint32_t second_key;
-      std::memcpy(&first_key, bytes + position, 4);
-      std::memcpy(&second_key, bytes + position + stride, 4);
-      const uint32_t first_hash = Hash(first_key | kLooseFold);
-      const uint32_t second_hash = Hash(second_key | kLooseFold);
-      const bool first_may = anchors_.MayHold(first_hash);
-      const bool second_may = anchors_.MayHold(second_hash);
-      if (!(first_may | second_may)) continue;
-      if ((first_may && FoundAt(text, position, first_hash)) ||
-          (second_may && FoundAt(text, position + stride, second_hash))) {
-        return true;
+    const size_t last = size - 3 * stride - 4;  // the last first probe with room for the fourth
+    for (; position <= last; position += 4 * stride) {
+      const bool any = anchors_.MayHold(hash_at(position)) | anchors_.MayHold(hash_at(position + stride)) |
+                       anchors_.MayHold(hash_at(position + 2 * stride)) |
+                       anchors_.MayHold(hash_at(position + 3 * stride));
+      if (!any) continue;
+      // Rare: the hashes are worked out again rather than kept in registers.
+      for (size_t at = position; at < position + 4 * stride; at += stride) {
+        const uint32_t hash = hash_at(at);
+        if (anchors_.MayHold(hash) && FoundAt(text, at, hash)) return true;
       }
     }
   }
-  // KeyAt reads exactly q bytes.
-  for (; position + key_bytes_ <= size; position += stride_) {
-    const uint32_t hash = Hash(KeyAt(bytes + position));
+  for (; position + 4 <= size; position += stride) {
+    const uint32_t hash = hash_at(position);
     if (anchors_.MayHold(hash) && FoundAt(text, position, hash)) return true;
   }
   return false;

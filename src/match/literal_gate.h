@@ -6,10 +6,11 @@
 // fraction of its bytes. With every literal at least L bytes long, only every s-th position
 // of the text is probed (s = L - q + 1 for q-byte keys, q <= 4): any occurrence of a
 // literal covers one probed position at each of its offsets' residues mod s, and the key
-// at the likely rarest offset of each residue class is in a bitmap (of uncommon bytes, and
+// at the likely rarest offset of each residue class is in a table (of uncommon bytes, and
 // held by no other literal: a key the literals share is a word of Elasticsearch's that
-// ordinary lines use too). A bitmap hit is verified against the literals anchored there, so
-// the answer is exact. Immutable after construction; Contains() is const and thread-safe.
+// ordinary lines use too). A hit in the table is verified against the literals anchored
+// there, so the answer is exact. Immutable after construction; Contains() is const and
+// thread-safe.
 
 #include <cstdint>
 #include <string>

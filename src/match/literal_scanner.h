@@ -5,7 +5,7 @@
 // atom of any pattern cannot match any pattern. When every literal has at least three bytes
 // (the usual case), each literal is anchored on its likely rarest three bytes (fewest
 // spaces, punctuation and common letters: "] pri" is anchored on "pri", not "] p"); each
-// position's three bytes are hashed into a bitmap of the anchors, with no dependency from
+// position's three bytes are hashed into a table of the anchors, with no dependency from
 // one position to the next, and only positions that hit are compared with their literals.
 // Shorter literals are found by Aho-Corasick with every transition precomputed over byte
 // classes (one dependent table lookup per byte). Immutable after construction; Scan() is
