@@ -320,7 +320,8 @@ bool RecordReader::DecodeNext(LogRecord* record) {
   processed_offset_ = std::max(processed_offset_, pending.end_offset);
   std::string why;
   std::string_view format;
-  bool may_match = RememberedMayMatch(pending.end_offset, pending.text.size());
+  const bool remembered = RememberedMayMatch(pending.end_offset, pending.text.size());
+  bool may_match = remembered;
   const bool header_only = !may_match && DecodeHeaderOnly(pending.text, decode_options_, &header_, &format, &may_match);
   if (header_only) {
     ++stats_.header_only;
@@ -331,6 +332,7 @@ bool RecordReader::DecodeNext(LogRecord* record) {
   // The prefilter found a literal in the parts the header vouched for: the text decoded
   // in full holds those parts as they are (joined by line breaks, which no literal spans).
   record->prefiltered = may_match && outcome == Decoder::Outcome::kDecoded;
+  if (record->prefiltered) std::swap(record->candidates, remembered ? may_match_candidates_ : candidates_);
   if (outcome == Decoder::Outcome::kMalformed) {
     ++stats_.malformed;
     Report(pending, why + (format.empty() ? "; passed over"

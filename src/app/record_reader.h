@@ -149,16 +149,21 @@ class RecordReader final : public RecordStream {
                         std::string_view* format, bool* may_match = nullptr) {
     // The format reads time and node without a full parse, and no pattern literal is in the
     // parts that would make the record's text (the decoder vouches that those are the
-    // text's bytes, no escape hiding a literal).
+    // text's bytes, no escape hiding a literal). The candidates the prefilter lists for a
+    // record it lets through are kept in candidates_.
     if (!QuietLaneOn() || !decoders_->DecodeHeader(text, options, header, format)) return false;
-    if (!options_.prefilter->MayMatchParts(header->searchable())) return true;
+    if (!options_.prefilter->MayMatchParts(header->searchable(), &candidates_)) return true;
     if (may_match != nullptr) *may_match = true;
     return false;
   }
   // A line the prefilter could not rule out is judged once: SkipQuietRun() stops before it,
-  // TakeQuiet() and DecodeNext() then see it again, and decode it in full without asking.
-  // The line is known by where it ends in the stream and its length (as framed).
-  void RememberMayMatch(uint64_t end_offset, size_t size) { may_match_line_ = {end_offset, size}; }
+  // TakeQuiet() and DecodeNext() then see it again, and decode it in full without asking,
+  // with the candidates it listed. The line is known by where it ends in the stream and its
+  // length (as framed).
+  void RememberMayMatch(uint64_t end_offset, size_t size) {
+    may_match_line_ = {end_offset, size};
+    std::swap(may_match_candidates_, candidates_);
+  }
   bool RememberedMayMatch(uint64_t end_offset, size_t size) const {
     return may_match_line_.first == end_offset && may_match_line_.second == size;
   }
@@ -204,6 +209,8 @@ class RecordReader final : public RecordStream {
   size_t framed_ = 0;      // bytes of data_ already framed
   RecordHeader header_;  // DecodeHeaderOnly()'s, reused
   std::pair<uint64_t, size_t> may_match_line_{UINT64_MAX, 0};  // see RememberMayMatch()
+  ListedCandidates candidates_;            // DecodeHeaderOnly()'s, for a record it let through
+  ListedCandidates may_match_candidates_;  // the remembered line's
   uint64_t line_number_ = 0;
   uint64_t processed_offset_ = 0;
   std::chrono::steady_clock::time_point last_data_at_{};

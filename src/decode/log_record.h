@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/time.h"
 
@@ -19,6 +20,14 @@ enum class Level : uint8_t { kUnknown, kTrace, kDebug, kInfo, kWarn, kError, kFa
 // kUnknown for anything else.
 Level ParseLevel(std::string_view text);
 std::string_view LevelName(Level level);  // "warn", "error", ...
+
+// The only patterns that can match a text, as the literal prefilter listed them (raw parts
+// hold every literal the decoded text holds, so the list is never short of one), and which
+// Matcher listed them (Matcher::id(); 0: none listed).
+struct ListedCandidates {
+  uint64_t matcher = 0;
+  std::vector<int> patterns;  // ascending
+};
 
 struct LogRecord {
   TimePoint time{};
@@ -33,8 +42,10 @@ struct LogRecord {
   size_t message_length = 0;
   bool truncated = false;  // the framer or assembler cut this record
   // The literal prefilter has let this text through already (the reader asked it of the
-  // text's parts, raw): matching goes straight to the pattern set.
+  // text's parts, raw): matching goes straight to the pattern set, or, when the prefilter
+  // could list them, straight to the candidates' own regexes.
   bool prefiltered = false;
+  ListedCandidates candidates;
 
   std::string_view source;  // input name; the caller keeps it alive
   uint64_t line_number = 0;
@@ -57,6 +68,7 @@ struct LogRecord {
     message_length = 0;
     truncated = false;
     prefiltered = false;
+    candidates.matcher = 0;
     source = {};
     line_number = 0;
     file.clear();

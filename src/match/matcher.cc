@@ -312,10 +312,13 @@ bool Matcher::PrefilterCandidates(std::span<const std::string_view> parts, std::
   return PotentialsFrom(found);
 }
 
-bool Matcher::MayMatchPastGate(std::span<const std::string_view> parts) const {
+bool Matcher::MayMatchPastGate(std::span<const std::string_view> parts, ListedCandidates* listed) const {
   thread_local std::vector<int> candidates;
-  bool listed = false;
-  return PrefilterCandidates(parts, &candidates, &listed);
+  std::vector<int>* out = listed != nullptr ? &listed->patterns : &candidates;
+  bool is_listed = false;
+  const bool may = PrefilterCandidates(parts, out, &is_listed);
+  if (listed != nullptr) listed->matcher = may && is_listed ? id_ : 0;
+  return may;
 }
 
 bool Matcher::MayMatch(std::string_view text) const {
@@ -408,8 +411,11 @@ void Matcher::Match(const LogRecord& record, std::vector<PatternHit>* hits) cons
   // a literal, so an empty text matches nothing.
   if (record.text.empty() && filtered_ != nullptr) return;
   thread_local std::vector<int> candidates;
-  CandidatePatterns(record.text, record.prefiltered && filtered_ != nullptr, &candidates);
-  for (int pattern : candidates) {
+  const bool listed = record.prefiltered && record.candidates.matcher == id_;
+  if (listed) prefilter_passed_.fetch_add(1, std::memory_order_relaxed);
+  if (!listed) CandidatePatterns(record.text, record.prefiltered && filtered_ != nullptr, &candidates);
+  const std::vector<int>& to_try = listed ? record.candidates.patterns : candidates;
+  for (int pattern : to_try) {
     if (!PassesFilters(pattern, record)) continue;
     PatternHit hit;
     if (CaptureHit(pattern, record.text, &hit)) hits->push_back(std::move(hit));

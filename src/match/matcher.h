@@ -11,7 +11,8 @@
 // the whole prefilter instead, and when that lets it through, one RE2::Set pass over its
 // text finds every pattern that matches, then each hit's own RE2 runs for captures. (A
 // record the reader's prefilter already let through, LogRecord::prefiltered, is not looked
-// at by the gate again.) The pattern's filters (logger, minimum and maximum level, dataset)
+// at by the gate again, and the candidates it listed, LogRecord::candidates, are taken as
+// they are.) The pattern's filters (logger, minimum and maximum level, dataset)
 // apply before its captures are read. It never silently misses a hit: when the Set does not
 // fit in max_mem (RE2 refuses to compile it) or its DFA runs out of memory on a record
 // (reported only through ErrorInfo), it matches pattern by pattern instead, counts it and
@@ -66,12 +67,17 @@ class Matcher {
   // False when the prefilter proves that no pattern can match `text` (any text holding the
   // record's message, e.g. its raw line).
   bool MayMatch(std::string_view text) const;
-  // The same for a text made of these parts (joined by line breaks). Inline: most texts
-  // hold no gate literal, and are ruled out with one Contains() per part.
-  bool MayMatchParts(std::span<const std::string_view> parts) const {
-    if (filtered_ == nullptr) return true;
+  // The same for a text made of these parts (joined by line breaks). When they may match
+  // and `listed` is given, it is set to the only patterns that can (what Match() would try),
+  // if the prefilter could list them; listed->matcher is 0 if not. Inline: most texts hold no
+  // gate literal, and are ruled out with one Contains() per part.
+  bool MayMatchParts(std::span<const std::string_view> parts, ListedCandidates* listed = nullptr) const {
+    if (filtered_ == nullptr) {
+      if (listed != nullptr) listed->matcher = 0;
+      return true;
+    }
     for (std::string_view part : parts) {
-      if (gate_->Contains(part)) return MayMatchPastGate(parts);
+      if (gate_->Contains(part)) return MayMatchPastGate(parts, listed);
     }
     return false;
   }
@@ -109,7 +115,7 @@ class Matcher {
   bool PrefilterCandidates(std::span<const std::string_view> parts, std::vector<int>* candidates,
                            bool* listed) const;
   // MayMatchParts() for parts that hold a gate literal.
-  bool MayMatchPastGate(std::span<const std::string_view> parts) const;
+  bool MayMatchPastGate(std::span<const std::string_view> parts, ListedCandidates* listed) const;
   bool PassesFilters(int pattern, const LogRecord& record) const;
   bool CaptureHit(int pattern, std::string_view text, PatternHit* hit) const;
 

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <vector>
@@ -217,6 +218,7 @@ TEST_F(QuietLaneTest, EcsStackTracesTakeTheLaneUnlessAPrecursorHidesInThem) {
 // A record the reader marks prefiltered is one the prefilter lets through on its decoded
 // text (so matching may skip asking again); the lines with a pattern's literals are marked,
 // on every path (the quiet lane's single lines, quiet runs' stops, assembled stack traces).
+// The candidates listed with it (from the raw parts) hold every one the decoded text has.
 TEST_F(QuietLaneTest, ARecordMarkedPrefilteredIsOneThePrefilterLetsThrough) {
   const std::string plain = "[2026-11-29T02:54:11,123][INFO ][o.e.n.Node] [es-1] started\n";
   const std::string limit = kScrollLimit;
@@ -234,6 +236,15 @@ TEST_F(QuietLaneTest, ARecordMarkedPrefilteredIsOneThePrefilterLetsThrough) {
       if (!record.prefiltered) continue;
       ++prefiltered;
       EXPECT_TRUE(matcher_->MayMatch(record.text)) << record.line_number;
+      const std::string_view decoded = record.text;
+      ListedCandidates from_decoded;
+      ASSERT_TRUE(matcher_->MayMatchParts({&decoded, 1}, &from_decoded));
+      EXPECT_NE(record.candidates.matcher, 0u) << record.line_number;
+      EXPECT_EQ(record.candidates.matcher, from_decoded.matcher);
+      EXPECT_FALSE(from_decoded.patterns.empty());
+      EXPECT_TRUE(std::includes(record.candidates.patterns.begin(), record.candidates.patterns.end(),
+                                from_decoded.patterns.begin(), from_decoded.patterns.end()))
+          << record.line_number;
     }
     EXPECT_EQ(prefiltered, 3u) << "reads of up to " << largest;
   }

@@ -208,9 +208,6 @@ TEST(MatcherTest, EmptyCatalogMatchesNothing) {
 }
 
 
-// A record the reader's prefilter let through (LogRecord::prefiltered) goes straight to the
-// pattern set, which still decides: the same hits, none where nothing matches, and it is
-// counted as let through.
 // A record the reader's prefilter let through (marked prefiltered) is not looked at by the
 // gate again: it counts as let through, and finds the same hits; one marked by mistake finds
 // none.
@@ -228,6 +225,43 @@ TEST(MatcherTest, APrefilteredRecordCountsAsLetThroughAndFindsTheSameHits) {
   EXPECT_TRUE(HitIds(**matcher, miss).empty());
   EXPECT_EQ((*matcher)->prefilter_passed(), 3u);
   EXPECT_EQ((*matcher)->prefilter_skipped(), 0u);
+}
+
+// The reader's prefilter lists the only patterns that can match a record it lets through
+// (LogRecord::candidates); Match() tries those as they are, but only when this matcher
+// listed them: a listing made by another (the catalog before a reload, whose pattern
+// numbers mean other patterns) is ignored.
+TEST(MatcherTest, TriesTheCandidatesItListedForTheReader) {
+  const Catalog catalog({MakePattern("t.scroll", R"(too many scroll contexts)"),
+                         MakePattern("t.breaker", R"(\[parent\] Data too large)")},
+                        {});
+  const Catalog reloaded({MakePattern("t.breaker", R"(\[parent\] Data too large)"),
+                          MakePattern("t.scroll", R"(too many scroll contexts)")},
+                         {});
+  auto matcher = Matcher::Create(catalog, MatcherOptions{});
+  auto other = Matcher::Create(reloaded, MatcherOptions{});
+  ASSERT_TRUE(matcher.ok());
+  ASSERT_TRUE(other.ok());
+  const std::string text = "Trying to create too many scroll contexts";
+  const std::string_view part = text;
+  ListedCandidates listed;
+  ASSERT_TRUE((*matcher)->MayMatchParts({&part, 1}, &listed));
+  EXPECT_NE(listed.matcher, 0u);
+  EXPECT_EQ(listed.patterns, std::vector<int>{0});
+  const std::string_view ordinary = "an ordinary line";
+  EXPECT_FALSE((*matcher)->MayMatchParts({&ordinary, 1}, &listed));
+
+  LogRecord record = MakeRecord(text);
+  record.prefiltered = true;
+  ASSERT_TRUE((*matcher)->MayMatchParts({&part, 1}, &record.candidates));
+  EXPECT_EQ(HitIds(**matcher, record), std::vector<int>{0});
+  // Taken as they are: a listing that names no pattern finds nothing.
+  record.candidates.patterns.clear();
+  EXPECT_TRUE(HitIds(**matcher, record).empty());
+  // The other matcher's listing names pattern 1 (t.scroll there, t.breaker here): ignored.
+  ASSERT_TRUE((*other)->MayMatchParts({&part, 1}, &record.candidates));
+  EXPECT_EQ(record.candidates.patterns, std::vector<int>{1});
+  EXPECT_EQ(HitIds(**matcher, record), std::vector<int>{0});
 }
 
 // What a pattern's own prefilter answers for a set of atoms is remembered per thread; two
