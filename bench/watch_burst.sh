@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A burst of a million lines into a file `foreshock watch` follows: how long it takes to
-# absorb it, and its resident memory before, at peak and after (sampled every 100 ms).
+# read it, the CPU time it costs, and resident memory before, at peak and after (sampled
+# every 100 ms).
 # The peer, in the same run: `tail -F` reading the same burst into /dev/null.
 # Usage: bench/watch_burst.sh [BUILD_DIR] [LINES]       (defaults: build, 1000000)
 set -euo pipefail
@@ -25,19 +26,27 @@ size=$(stat -c %s "$work/burst.json")
 touch "$work/es.json" "$work/peer.json"
 
 rss() { awk '/VmRSS/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
+# CPU time (user + system) a process has used, in clock ticks.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
 watch_burst() {  # NAME PID FILE DONE_TEST
   local name=$1 pid=$2 file=$3 done_test=$4
   sleep 0.5
-  local before peak now start end
+  local before peak now start end cpu_before cpu_after cpu_last
   before=$(rss "$pid"); peak=$before
+  cpu_before=$(cpu_ticks "$pid")
   start=$(date +%s.%N)
   cat "$work/burst.json" >> "$file"
   until eval "$done_test"; do now=$(rss "$pid"); ((now > peak)) && peak=$now; sleep 0.1; done
   end=$(date +%s.%N)
   now=$(rss "$pid"); ((now > peak)) && peak=$now
-  printf '%-10s %8.2f s  %7.0f lines/s  %7.1f MB/s   RSS before %6d KiB, peak %6d KiB, after %6d KiB\n' \
+  # Read is not done: the CPU the burst cost is counted once the process has gone idle.
+  cpu_after=$(cpu_ticks "$pid"); cpu_last=-1
+  while ((cpu_after != cpu_last)); do cpu_last=$cpu_after; sleep 0.3; cpu_after=$(cpu_ticks "$pid"); done
+  local cpu
+  cpu=$(echo "($cpu_after - $cpu_before) / $(getconf CLK_TCK)" | bc -l)
+  printf '%-10s %8.2f s  %7.0f lines/s  %7.1f MB/s  CPU %5.2f s   RSS before %6d KiB, peak %6d KiB, after %6d KiB\n' \
     "$name" "$(echo "$end - $start" | bc)" "$(echo "$lines / ($end - $start)" | bc -l)" \
-    "$(echo "$size / 1048576 / ($end - $start)" | bc -l)" "$before" "$peak" "$now"
+    "$(echo "$size / 1048576 / ($end - $start)" | bc -l)" "$cpu" "$before" "$peak" "$now"
   echo "$peak" > "$work/$name.peak"
 }
 
