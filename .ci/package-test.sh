@@ -28,7 +28,7 @@ run foreshock catalog test
 run foreshock --print-config --config /etc/foreshock/foreshock.conf | grep -qx "state-dir = /var/lib/foreshock" \
   || fail "the installed config does not set the state directory"
 [[ -s /usr/share/man/man1/foreshock.1.gz ]] || fail "no man page"
-zcat /usr/share/man/man1/foreshock.1.gz | grep -q '^\.SH CONFIGURATION' || fail "man page content"
+zcat /usr/share/man/man1/foreshock.1.gz | grep '^\.SH CONFIGURATION' >/dev/null || fail "man page content"
 dpkg-query -W -f='${Conffiles}\n' foreshock | grep -q /etc/foreshock/foreshock.conf || fail "config is not a conffile"
 
 # The installed binary finds its installed catalog and alerts on the bundled incident sample.
@@ -56,7 +56,9 @@ echo "every NEEDED library comes from a declared dependency"
 
 # libcurl is loaded at run time, once an HTTP output is configured: its package is declared
 # too, and the installed binary loads it (the refused connection is reported, not the library).
-curl_path="$(ldconfig -p | awk '/libcurl(-gnutls)?\.so\.4 / {print $NF; exit}')"
+# (awk reads to the end: a reader that quits early would kill ldconfig with SIGPIPE, which
+# pipefail turns into this script's failure.)
+curl_path="$(ldconfig -p | awk '/libcurl(-gnutls)?\.so\.4 / && !found {print $NF; found = 1}')"
 curl_owner="$(dpkg -S "$curl_path" 2>/dev/null || dpkg -S "/usr${curl_path}" 2>/dev/null || dpkg -S "${curl_path#/usr}")"
 curl_owner="${curl_owner%%:*}"
 tr ',' '\n' <<<"$depends" | awk '{print $1}' | grep -qx "$curl_owner" || fail "Depends does not name $curl_owner"
