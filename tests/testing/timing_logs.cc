@@ -1,5 +1,7 @@
 #include "testing/timing_logs.h"
 
+#include <gtest/gtest.h>
+
 #include <cstdio>
 
 #include "base/time.h"
@@ -99,9 +101,37 @@ std::string NodeLog(std::mt19937* random, const std::string& node, bool json, in
   return log;
 }
 
-std::string DescribeAlert(const Alert& alert) {
-  return std::string(ActionName(alert.action)) + " " + alert.rule->id + " " + FormatTimestamp(alert.time) + " " +
-         alert.fingerprint + " " + alert.message;
+TimingOutcome OutcomeOf(const std::vector<Alert>& alerts, uint64_t records, uint64_t passed_over) {
+  TimingOutcome outcome;
+  for (const Alert& alert : alerts) {
+    const std::string action(ActionName(alert.action));
+    outcome.alerts.push_back(action + " " + alert.rule->id + " " + FormatTimestamp(alert.time) + " " +
+                             alert.fingerprint + " " + alert.message);
+    outcome.kinds.emplace(action, alert.rule->id);
+  }
+  outcome.records = records;
+  outcome.passed_over = passed_over;
+  return outcome;
+}
+
+void ShortcutComparison::Compare(const TimingOutcome& with_shortcut, const TimingOutcome& without,
+                                 const std::string& what) {
+  EXPECT_EQ(with_shortcut.alerts, without.alerts) << what;
+  EXPECT_EQ(with_shortcut.records, without.records) << what;
+  EXPECT_EQ(without.passed_over, 0u) << what;
+  passed_over_ += with_shortcut.passed_over;
+  records_ += with_shortcut.records;
+  alerts_ += with_shortcut.alerts.size();
+  kinds_.insert(with_shortcut.kinds.begin(), with_shortcut.kinds.end());
+}
+
+void ShortcutComparison::ExpectEveryRuleFiredAndResolved(size_t more_than_alerts) const {
+  EXPECT_GT(passed_over_, records_ / 2) << passed_over_ << " of " << records_;
+  EXPECT_GT(alerts_, more_than_alerts);
+  for (const char* rule : {"t.pressure_rule", "t.crash_rule", "t.silent_after_snapshot"}) {
+    EXPECT_TRUE(kinds_.contains({"firing", rule})) << rule;
+    EXPECT_TRUE(kinds_.contains({"resolved", rule})) << rule;
+  }
 }
 
 }  // namespace foreshock::testing
