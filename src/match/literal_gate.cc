@@ -104,10 +104,11 @@ bool LiteralGate::Contains(std::string_view text) const {
     // verification of a hit is out of line, so the loop keeps what it needs in registers.
     const size_t last = size - 3 * stride - 4;  // the last first probe with room for the fourth
     for (; position <= last; position += 4 * stride) {
-      const bool any = anchors_.MayHold(hash_at(position)) | anchors_.MayHold(hash_at(position + stride)) |
-                       anchors_.MayHold(hash_at(position + 2 * stride)) |
-                       anchors_.MayHold(hash_at(position + 3 * stride));
-      if (!any) continue;
+      const bool first = anchors_.MayHold(hash_at(position));
+      const bool second = anchors_.MayHold(hash_at(position + stride));
+      const bool third = anchors_.MayHold(hash_at(position + 2 * stride));
+      const bool fourth = anchors_.MayHold(hash_at(position + 3 * stride));
+      if (!(first | second | third | fourth)) continue;
       // Rare: the hashes are worked out again rather than kept in registers.
       for (size_t at = position; at < position + 4 * stride; at += stride) {
         const uint32_t hash = hash_at(at);
