@@ -23,7 +23,7 @@ std::string_view LevelName(Level level);  // "warn", "error", ...
 
 // The only patterns that can match a text, as the literal prefilter listed them (raw parts
 // hold every literal the decoded text holds, so the list is never short of one), and which
-// Matcher listed them (Matcher::id(); 0: none listed).
+// Matcher listed them (its id, unique per Matcher ever built; 0: none listed).
 struct ListedCandidates {
   uint64_t matcher = 0;
   std::vector<int> patterns;  // ascending

@@ -412,8 +412,11 @@ void Matcher::Match(const LogRecord& record, std::vector<PatternHit>* hits) cons
   if (record.text.empty() && filtered_ != nullptr) return;
   thread_local std::vector<int> candidates;
   const bool listed = record.prefiltered && record.candidates.matcher == id_;
-  if (listed) prefilter_passed_.fetch_add(1, std::memory_order_relaxed);
-  if (!listed) CandidatePatterns(record.text, record.prefiltered && filtered_ != nullptr, &candidates);
+  if (listed) {
+    prefilter_passed_.fetch_add(1, std::memory_order_relaxed);
+  } else {
+    CandidatePatterns(record.text, record.prefiltered && filtered_ != nullptr, &candidates);
+  }
   const std::vector<int>& to_try = listed ? record.candidates.patterns : candidates;
   for (int pattern : to_try) {
     if (!PassesFilters(pattern, record)) continue;

@@ -1,8 +1,9 @@
 // Fuzzes every decoder: the input is decoded with each format --format accepts, and with
 // auto. Property: whenever a decoder's fast path (DecodeHeader) vouches for a line, a full
 // Decode() of it succeeds with the same time, node, cluster and message (a JSON message as
-// it stands in the line, where its only escapes may be \n, \t and \r); the fast path decides which
-// lines reach the matcher, so a broken promise there would silently lose precursors. And no
+// it stands in the line, where its only escapes may be \n, \t and \r); the fast path
+// decides which lines reach the matcher, so a broken promise there would silently lose
+// precursors. And no
 // envelope takes a line a decoder vouches for (the reader's quiet lane relies on it). On text
 // without a line break, the header is the same when the caller vouches for that (one_line).
 // And each line of the input, read in turn by one decoder set, keeps the first promise.
