@@ -16,7 +16,7 @@ test_packages=(
   openssl     # a self-signed certificate for the HTTPS delivery test
   chromium    # renders replay's HTML report in a test
   zstd        # makes .zst archives for the replay tests
-  clang-14 libclang-rt-14-dev  # libFuzzer targets (.ci/fuzz.sh)
+  clang-14 libclang-rt-14-dev  # libFuzzer targets (.ci/fuzz.sh) and the sanitizer build
   systemd     # systemd-analyze verifies the packaged unit (the service is never started)
 )
 # bench/ (not CI): Google Benchmark for bench/micro, and the peers the scripts measure against.
