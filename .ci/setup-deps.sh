@@ -20,7 +20,7 @@ test_packages=(
   systemd     # systemd-analyze verifies the packaged unit (the service is never started)
 )
 # bench/ (not CI): Google Benchmark for bench/micro, and the peers the scripts measure against.
-bench_packages=(libbenchmark-dev ripgrep sec)
+bench_packages=(libbenchmark-dev ripgrep sec valgrind)
 
 wanted=("${build_packages[@]}")
 for option in "$@"; do
