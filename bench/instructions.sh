@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Instructions `foreshock scan` executes per line of a generated log, counted by callgrind
 # (start-up subtracted: a scan of an empty input), for one build or two on the same file,
-# with the second's ratio to the first, whether their alerts are the same, and the functions
-# the first spends them in. A count does not move with the machine's load, so it tells two
-# builds apart where wall time on a shared machine cannot (a change of 3% is lost in the
-# noise of throughput.sh); it is not a speed: memory stalls and the kernel's mapping work
-# are not in it, and instructions differ in cost.
+# with the second's ratio to the first, whether their alerts are the same (the script exits
+# 1 when they differ), and the functions the first spends them in. A count does not move
+# with the machine's load, so it tells two builds apart where wall time on a shared machine
+# cannot (a change of 3% is lost in the noise of throughput.sh); it is not a speed: memory
+# stalls and the kernel's mapping work are not in it, and instructions differ in cost.
 # usage: bench/instructions.sh BUILD [OTHER_BUILD] [MB] [FORMAT: ecs|es-json|plain]
 set -euo pipefail
 build="${1:?usage: bench/instructions.sh BUILD [OTHER_BUILD] [MB] [FORMAT]}"
@@ -38,15 +38,17 @@ per_line() {
 
 per_line "$build" first
 first=$per_line
+differ=0
 if [[ -n "$other" ]]; then
   per_line "$other" second
   awk -v a="$first" -v b="$per_line" 'BEGIN{printf "second / first: %.3f\n", b / a}'
-  "$build/foreshock" scan --log-level error "$file" > "$work/first.alerts" || true
-  "$other/foreshock" scan --log-level error "$file" > "$work/second.alerts" || true
+  "$build/foreshock" scan --log-level error "$file" > "$work/first.alerts"
+  "$other/foreshock" scan --log-level error "$file" > "$work/second.alerts"
   if cmp -s "$work/first.alerts" "$work/second.alerts"; then
     echo "alerts: identical ($(wc -l < "$work/first.alerts") lines)"
   else
-    echo "alerts: DIFFER"
+    echo "alerts: DIFFER (the script exits 1)"
+    differ=1
   fi
 fi
 echo "where the first build's instructions a line go, by function (start-up subtracted):"
@@ -67,3 +69,4 @@ rows = sorted(((count - startup.get(name, 0)) / lines, name) for name, count in 
 for per_line, name in reversed(rows[-15:]):
     print(f"{per_line:8.1f}  {name[:140]}")
 EOF
+exit "$differ"
