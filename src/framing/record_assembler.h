@@ -13,6 +13,7 @@
 // skipped. Not thread-safe.
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -68,16 +69,19 @@ class RecordAssembler {
   // True when `line` cannot start a record of its own.
   static bool IsContinuation(std::string_view line);
   // True when `line` starts a plain-text ES record: "[" followed by a date.
+  // Asked of nearly every line of a plain log, twice: the year's four digits are tested at
+  // once (each byte's high nibble 3, and no carry out of its low one when 6 is added).
   [[gnu::always_inline]] static bool StartsPlainRecord(std::string_view line) {
-    return line.size() > 5 && line[0] == '[' && IsDigit(line[1]) && IsDigit(line[2]) && IsDigit(line[3]) &&
-           IsDigit(line[4]) && line[5] == '-';
+    if (line.size() <= 5 || line[0] != '[' || line[5] != '-') return false;
+    uint32_t year;
+    std::memcpy(&year, line.data() + 1, sizeof(year));
+    return (year & 0xF0F0F0F0u) == 0x30303030u && ((year + 0x06060606u) & 0xF0F0F0F0u) == 0x30303030u;
   }
   // True when `line` can be the next line of an open JSON record (a member, a value, a
   // closing bracket) rather than something else that follows a cut record.
   static bool ContinuesJson(std::string_view line);
 
  private:
-  static bool IsDigit(char c) { return c >= '0' && c <= '9'; }
   void Start(std::string_view line, bool truncated, uint64_t line_number);
   void Append(std::string_view line, bool truncated);
   // Tracks the brace depth of a pending JSON record through `line`.

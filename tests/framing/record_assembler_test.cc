@@ -78,4 +78,28 @@ TEST(RecordAssemblerTest, CapsLinesPerRecordAndMarksTheCut) {
 }
 
 }  // namespace
+TEST(RecordAssemblerTest, APlainRecordStartsWithABracketFourDigitsAndADash) {
+  // Every byte value in each place of the year (the test reads the four bytes at once), and
+  // the bracket, the dash and the length around them: a record starts exactly when all hold.
+  auto by_definition = [](const std::string& line) {
+    if (line.size() < 6 || line[0] != '[' || line[5] != '-') return false;
+    for (size_t i = 1; i <= 4; ++i) {
+      if (line[i] < '0' || line[i] > '9') return false;
+    }
+    return true;
+  };
+  for (size_t place = 1; place <= 4; ++place) {
+    for (int byte = 0; byte < 256; ++byte) {
+      std::string line = "[2026-11-29T02:54:11,123][INFO ][a] [n] m";
+      line[place] = static_cast<char>(byte);
+      EXPECT_EQ(RecordAssembler::StartsPlainRecord(line), by_definition(line)) << place << " " << byte;
+    }
+  }
+  EXPECT_TRUE(RecordAssembler::StartsPlainRecord("[0999-"));
+  EXPECT_FALSE(RecordAssembler::StartsPlainRecord("[2026"));
+  EXPECT_FALSE(RecordAssembler::StartsPlainRecord("(2026-11-29"));
+  EXPECT_FALSE(RecordAssembler::StartsPlainRecord("[2026/11/29"));
+  EXPECT_FALSE(RecordAssembler::StartsPlainRecord("[20:6-11-29"));
+}
+
 }  // namespace foreshock
