@@ -68,9 +68,9 @@ class RecordAssembler {
 
   // True when `line` cannot start a record of its own.
   static bool IsContinuation(std::string_view line);
-  // True when `line` starts a plain-text ES record: "[" followed by a date.
-  // Asked of nearly every line of a plain log, twice: the year's four digits are tested at
-  // once (each byte's high nibble 3, and no carry out of its low one when 6 is added).
+  // True when `line` starts a plain-text ES record: "[" followed by a date. Asked twice of
+  // nearly every line of a plain log, so the year's four digits are tested at once (each
+  // byte's high nibble 3, and no carry out of its low one when 6 is added).
   [[gnu::always_inline]] static bool StartsPlainRecord(std::string_view line) {
     if (line.size() <= 5 || line[0] != '[' || line[5] != '-') return false;
     uint32_t year;

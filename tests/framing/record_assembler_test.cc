@@ -77,7 +77,6 @@ TEST(RecordAssemblerTest, CapsLinesPerRecordAndMarksTheCut) {
   EXPECT_FALSE(records[1].truncated);
 }
 
-}  // namespace
 TEST(RecordAssemblerTest, APlainRecordStartsWithABracketFourDigitsAndADash) {
   // Every byte value in each place of the year (the test reads the four bytes at once), and
   // the bracket, the dash and the length around them: a record starts exactly when all hold.
@@ -102,4 +101,5 @@ TEST(RecordAssemblerTest, APlainRecordStartsWithABracketFourDigitsAndADash) {
   EXPECT_FALSE(RecordAssembler::StartsPlainRecord("[20:6-11-29"));
 }
 
+}  // namespace
 }  // namespace foreshock
