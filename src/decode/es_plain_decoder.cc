@@ -4,6 +4,7 @@
 #include <emmintrin.h>
 #endif
 
+#include <cstdint>
 #include <cstring>
 
 #include "base/timestamp_parser.h"
@@ -43,6 +44,31 @@ bool TakeBracketed(const char** at, const char* end, std::string_view* content) 
   return true;
 }
 
+// Reads the stamp and level of the layout nearly every record has, log4j's %d{ISO8601}
+// and %-5p: "[2026-11-29T02:54:11,123][WARN ][", a ']' at offsets 24 and 31 and none
+// before, a '[' at 25 and 32. Sets what TakeBracketed would read of such a line, leaves
+// *at on the logger's '[', and is false (changing nothing) for any other layout. The two
+// fields' brackets are found in one look at the line's first 32 bytes.
+bool TakeUsualStampAndLevel(const char** at, const char* end, std::string_view* stamp, std::string_view* level) {
+#if defined(__SSE2__)
+  const char* const line = *at;
+  if (end - line <= 32 || line[0] != '[' || line[25] != '[' || line[32] != '[') return false;
+  const __m128i close = _mm_set1_epi8(']');
+  const auto closes = [&](const char* from) {
+    const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i*>(from));
+    return static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(chunk, close)));
+  };
+  if ((closes(line) | closes(line + 16) << 16) != (uint32_t{1} << 24 | uint32_t{1} << 31)) return false;
+  *stamp = std::string_view(line + 1, 23);
+  *level = std::string_view(line + 26, 5);
+  *at = line + 32;
+  return true;
+#else
+  (void)at, (void)end, (void)stamp, (void)level;
+  return false;
+#endif
+}
+
 }  // namespace
 
 // The header fields of a plain record, and where its message starts. kNotMine/kMalformed
@@ -55,10 +81,11 @@ bool TakeBracketed(const char** at, const char* end, std::string_view* content) 
   const char* at = text.data();
   const char* const end = at + (header->newline == std::string_view::npos ? text.size() : header->newline);
   std::string_view stamp;
-  if (!TakeBracketed(&at, end, &stamp)) return Outcome::kNotMine;
+  const bool usual = TakeUsualStampAndLevel(&at, end, &stamp, &header->level);
+  if (!usual && !TakeBracketed(&at, end, &stamp)) return Outcome::kNotMine;
   auto parsed = ParseTimestamp(stamp, *options.zone);
   if (!parsed) return Outcome::kNotMine;
-  if (!TakeBracketed(&at, end, &header->level) || !TakeBracketed(&at, end, &header->logger)) {
+  if ((!usual && !TakeBracketed(&at, end, &header->level)) || !TakeBracketed(&at, end, &header->logger)) {
     if (why != nullptr) *why = "plain record without [level][logger] after its timestamp";
     return Outcome::kMalformed;
   }

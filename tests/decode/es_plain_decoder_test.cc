@@ -51,6 +51,50 @@ TEST(EsPlainDecoderTest, DecodesEveryPlainVariant) {
   }
 }
 
+TEST(EsPlainDecoderTest, HeadersNearTheUsualLayoutReadAsTheirBracketsSay) {
+  // The usual layout (a ']' at 24 and 31, a '[' at 25 and 32) is read in one look; lines
+  // that differ from it in any of those places are read bracket by bracket, and must say
+  // what their brackets say.
+  const Case cases[] = {
+      {"[2026-11-29T02:54:11,123][WARN ][o.e.s.SearchService] [node-2] ok", "2026-11-29T02:54:11.123Z",
+       Level::kWarn, "o.e.s.SearchService", "node-2", "ok"},
+      // A four-letter level without its pad: the logger's bracket opens at 31.
+      {"[2026-11-29T02:54:11,123][WARN][o.e.s.SearchService] [node-2] ok", "2026-11-29T02:54:11.123Z",
+       Level::kWarn, "o.e.s.SearchService", "node-2", "ok"},
+      // A stamp with its zone: every bracket further on.
+      {"[2026-11-29T02:54:11,123+0100][ERROR][o.e.b] [n] ok", "2026-11-29T01:54:11.123Z", Level::kError, "o.e.b",
+       "n", "ok"},
+      // An empty logger right after the usual level.
+      {"[2026-11-29T02:54:11,123][INFO ][] [n] ok", "2026-11-29T02:54:11.123Z", Level::kInfo, "", "n", "ok"},
+      // The shortest line in the usual layout: the logger's brackets end it.
+      {"[2026-11-29T02:54:11,123][INFO ][]", "2026-11-29T02:54:11.123Z", Level::kInfo, "", "", ""},
+  };
+  const EsPlainDecoder decoder;
+  for (const Case& c : cases) {
+    LogRecord record;
+    std::string why;
+    ASSERT_EQ(decoder.Decode(c.line, DecodeOptions{}, &record, &why), Decoder::Outcome::kDecoded) << c.line;
+    EXPECT_EQ(FormatTimestamp(record.time), c.time) << c.line;
+    EXPECT_EQ(record.level, c.level) << c.line;
+    EXPECT_EQ(record.logger, c.logger) << c.line;
+    EXPECT_EQ(record.node, c.node) << c.line;
+    EXPECT_EQ(record.message(), c.message) << c.line;
+    RecordHeader header;
+    ASSERT_TRUE(decoder.DecodeHeader(c.line, DecodeOptions{}, &header)) << c.line;
+    EXPECT_EQ(header.time, record.time) << c.line;
+    EXPECT_EQ(header.node, c.node) << c.line;
+  }
+  // A ']' inside the stamp's 23 bytes ends the stamp there, and what follows is no level:
+  // the record is broken, whichever way it is read.
+  for (const char* broken : {"[2026-11-29T02:54:11]123][WARN ][o.e.s] [n] m", "[2026-11-29T02:54:11,123][WA]N ][o.e.s] [n] m"}) {
+    LogRecord record;
+    std::string why;
+    EXPECT_NE(decoder.Decode(broken, DecodeOptions{}, &record, &why), Decoder::Outcome::kDecoded) << broken;
+    RecordHeader header;
+    EXPECT_FALSE(decoder.DecodeHeader(broken, DecodeOptions{}, &header)) << broken;
+  }
+}
+
 TEST(EsPlainDecoderTest, ContinuationLinesFollowTheMessage) {
   const EsPlainDecoder decoder;
   LogRecord record;
