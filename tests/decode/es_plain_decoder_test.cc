@@ -14,6 +14,24 @@ struct Case {
   const char* message;
 };
 
+// Decode() reads c.line as the case says, and DecodeHeader() vouches for it with the same
+// time and node.
+void ExpectDecodesAsTheCaseSays(const Case& c) {
+  const EsPlainDecoder decoder;
+  LogRecord record;
+  std::string why;
+  ASSERT_EQ(decoder.Decode(c.line, DecodeOptions{}, &record, &why), Decoder::Outcome::kDecoded) << c.line;
+  EXPECT_EQ(FormatTimestamp(record.time), c.time) << c.line;
+  EXPECT_EQ(record.level, c.level) << c.line;
+  EXPECT_EQ(record.logger, c.logger) << c.line;
+  EXPECT_EQ(record.node, c.node) << c.line;
+  EXPECT_EQ(record.message(), c.message) << c.line;
+  RecordHeader header;
+  ASSERT_TRUE(decoder.DecodeHeader(c.line, DecodeOptions{}, &header)) << c.line;
+  EXPECT_EQ(header.time, record.time) << c.line;
+  EXPECT_EQ(header.node, c.node) << c.line;
+}
+
 TEST(EsPlainDecoderTest, DecodesEveryPlainVariant) {
   const Case cases[] = {
       {"[2026-11-29T02:54:11,123][WARN ][o.e.s.SearchService] [node-2] too many", "2026-11-29T02:54:11.123Z",
@@ -38,17 +56,7 @@ TEST(EsPlainDecoderTest, DecodesEveryPlainVariant) {
        "2026-11-29T02:54:11.123Z", Level::kInfo,
        "org.elasticsearch.xpack.security.authc.support.mapper.NativeRoleMappingStore", "n-1", "ok"},
   };
-  const EsPlainDecoder decoder;
-  for (const Case& c : cases) {
-    LogRecord record;
-    std::string why;
-    ASSERT_EQ(decoder.Decode(c.line, DecodeOptions{}, &record, &why), Decoder::Outcome::kDecoded) << c.line;
-    EXPECT_EQ(FormatTimestamp(record.time), c.time) << c.line;
-    EXPECT_EQ(record.level, c.level) << c.line;
-    EXPECT_EQ(record.logger, c.logger) << c.line;
-    EXPECT_EQ(record.node, c.node) << c.line;
-    EXPECT_EQ(record.message(), c.message) << c.line;
-  }
+  for (const Case& c : cases) ExpectDecodesAsTheCaseSays(c);
 }
 
 TEST(EsPlainDecoderTest, HeadersNearTheUsualLayoutReadAsTheirBracketsSay) {
@@ -69,24 +77,12 @@ TEST(EsPlainDecoderTest, HeadersNearTheUsualLayoutReadAsTheirBracketsSay) {
       // The shortest line in the usual layout: the logger's brackets end it.
       {"[2026-11-29T02:54:11,123][INFO ][]", "2026-11-29T02:54:11.123Z", Level::kInfo, "", "", ""},
   };
+  for (const Case& c : cases) ExpectDecodesAsTheCaseSays(c);
+  // A ']' inside the stamp's 23 bytes or the level's five ends that field there, and what
+  // follows is not the next field's '[': the record is broken, whichever way it is read.
   const EsPlainDecoder decoder;
-  for (const Case& c : cases) {
-    LogRecord record;
-    std::string why;
-    ASSERT_EQ(decoder.Decode(c.line, DecodeOptions{}, &record, &why), Decoder::Outcome::kDecoded) << c.line;
-    EXPECT_EQ(FormatTimestamp(record.time), c.time) << c.line;
-    EXPECT_EQ(record.level, c.level) << c.line;
-    EXPECT_EQ(record.logger, c.logger) << c.line;
-    EXPECT_EQ(record.node, c.node) << c.line;
-    EXPECT_EQ(record.message(), c.message) << c.line;
-    RecordHeader header;
-    ASSERT_TRUE(decoder.DecodeHeader(c.line, DecodeOptions{}, &header)) << c.line;
-    EXPECT_EQ(header.time, record.time) << c.line;
-    EXPECT_EQ(header.node, c.node) << c.line;
-  }
-  // A ']' inside the stamp's 23 bytes ends the stamp there, and what follows is no level:
-  // the record is broken, whichever way it is read.
-  for (const char* broken : {"[2026-11-29T02:54:11]123][WARN ][o.e.s] [n] m", "[2026-11-29T02:54:11,123][WA]N ][o.e.s] [n] m"}) {
+  for (const char* broken :
+       {"[2026-11-29T02:54:11]123][WARN ][o.e.s] [n] m", "[2026-11-29T02:54:11,123][WA]N ][o.e.s] [n] m"}) {
     LogRecord record;
     std::string why;
     EXPECT_NE(decoder.Decode(broken, DecodeOptions{}, &record, &why), Decoder::Outcome::kDecoded) << broken;
