@@ -18,6 +18,18 @@ RE2::Options QuietOptions() {
   return options;
 }
 
+// The bytes every match of `regex` begins with: the common start of the bounds of
+// RE2::PossibleMatchRange (every anchored match lies between them), or empty.
+std::string RequiredPrefix(const RE2& regex) {
+  constexpr int kBoundLength = 8;
+  std::string min;
+  std::string max;
+  if (!regex.PossibleMatchRange(&min, &max, kBoundLength)) return {};
+  size_t common = 0;
+  while (common < min.size() && common < max.size() && min[common] == max[common]) ++common;
+  return min.substr(0, common);
+}
+
 uint64_t NextMatcherId() {
   static std::atomic<uint64_t> next{1};
   return next.fetch_add(1, std::memory_order_relaxed);
@@ -122,6 +134,7 @@ Result<std::unique_ptr<Matcher>> Matcher::Create(const Catalog& catalog,
     for (const auto& [name, index] : compiled.regex->NamedCapturingGroups()) {
       compiled.groups.emplace_back(index, name);
     }
+    compiled.prefix = RequiredPrefix(*compiled.regex);
     if (!pattern.logger_regex.empty()) {
       compiled.logger = pattern.compiled_logger ? pattern.compiled_logger
                                                 : std::make_shared<const RE2>(pattern.logger_regex, QuietOptions());
@@ -382,15 +395,30 @@ bool Matcher::PassesFilters(int pattern, const LogRecord& record) const {
   return true;
 }
 
+bool Matcher::MatchLeftmost(const Compiled& compiled, std::string_view text, re2::StringPiece* groups,
+                            int group_count) {
+  // RE2 finds an unanchored match with captures in three passes (its DFA forward to the
+  // match's end, backward to its start, then the captures). No match starts where the
+  // prefix does not stand, so the leftmost one starts at the first place it stands where a
+  // match starts at all, found in one anchored pass. A text where it stands often (a stack
+  // trace full of '[') gets a few tries, then one unanchored search from where they ended.
+  constexpr int kAnchoredTries = 4;
+  const RE2& regex = *compiled.regex;
+  size_t at = compiled.prefix.empty() ? 0 : text.find(compiled.prefix);
+  for (int tries = 0; !compiled.prefix.empty() && tries < kAnchoredTries; ++tries) {
+    if (at == std::string_view::npos) return false;
+    if (regex.Match(text, at, text.size(), RE2::ANCHOR_START, groups, group_count)) return true;
+    at = text.find(compiled.prefix, at + 1);
+  }
+  return at != std::string_view::npos && regex.Match(text, at, text.size(), RE2::UNANCHORED, groups, group_count);
+}
+
 bool Matcher::CaptureHit(int pattern, std::string_view text, PatternHit* hit) const {
   const Compiled& compiled = compiled_[static_cast<size_t>(pattern)];
   const Pattern& spec = catalog_.patterns()[static_cast<size_t>(pattern)];
   const int group_count = compiled.regex->NumberOfCapturingGroups();
   std::vector<re2::StringPiece> groups(static_cast<size_t>(group_count) + 1);
-  if (!compiled.regex->Match(text, 0, text.size(), RE2::UNANCHORED, groups.data(),
-                             static_cast<int>(groups.size()))) {
-    return false;
-  }
+  if (!MatchLeftmost(compiled, text, groups.data(), static_cast<int>(groups.size()))) return false;
   hit->pattern = pattern;
   hit->match_begin = static_cast<size_t>(groups[0].data() - text.data());
   hit->match_end = hit->match_begin + groups[0].size();

@@ -93,6 +93,9 @@ class Matcher {
     std::shared_ptr<const RE2> regex;
     std::shared_ptr<const RE2> logger;  // null: any logger
     std::vector<std::pair<int, std::string>> groups;  // (group index, name)
+    // What every match begins with (from RE2::PossibleMatchRange), or empty: a match can
+    // only start where this stands, so it is searched for from there, anchored.
+    std::string prefix;
   };
 
   explicit Matcher(const Catalog& catalog);
@@ -118,6 +121,9 @@ class Matcher {
   bool MayMatchPastGate(std::span<const std::string_view> parts, ListedCandidates* listed) const;
   bool PassesFilters(int pattern, const LogRecord& record) const;
   bool CaptureHit(int pattern, std::string_view text, PatternHit* hit) const;
+  // RE2::Match(UNANCHORED) of the pattern in `text`, with its groups: the same leftmost match.
+  static bool MatchLeftmost(const Compiled& compiled, std::string_view text, re2::StringPiece* groups,
+                            int group_count);
 
   const Catalog& catalog_;
   const uint64_t id_;  // unique per Matcher ever built: keys the per-thread memo

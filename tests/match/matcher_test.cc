@@ -151,6 +151,85 @@ TEST(MatcherTest, PrefilterChangesNoHit) {
   EXPECT_GT((*with)->prefilter_skipped(), records / 3) << "most ordinary records never reach the Set";
 }
 
+// What an unanchored RE2 search of the pattern finds in the record's text: the match and
+// each named group's text ("" for one that took no part), in the order the regex names them.
+std::pair<std::pair<size_t, size_t>, std::vector<std::string>> UnanchoredMatch(const Pattern& pattern,
+                                                                               const std::string& text) {
+  const RE2 regex(pattern.regex, RE2::Quiet);
+  std::vector<re2::StringPiece> groups(static_cast<size_t>(regex.NumberOfCapturingGroups()) + 1);
+  if (!regex.Match(text, 0, text.size(), RE2::UNANCHORED, groups.data(), static_cast<int>(groups.size()))) {
+    return {};
+  }
+  std::vector<std::string> named;
+  for (const auto& [index, name] : regex.CapturingGroupNames()) {
+    const re2::StringPiece value = groups[static_cast<size_t>(index)];
+    named.emplace_back(value.data() == nullptr ? "" : std::string(value.data(), value.size()));
+  }
+  const auto begin = static_cast<size_t>(groups[0].data() - text.data());
+  return {{begin, begin + groups[0].size()}, named};
+}
+
+// Each hit's match and captures, as UnanchoredMatch() gives them.
+std::pair<std::pair<size_t, size_t>, std::vector<std::string>> HitMatch(const Pattern& pattern, const PatternHit& hit) {
+  const RE2 regex(pattern.regex, RE2::Quiet);
+  std::vector<std::string> named;
+  for (const auto& [index, name] : regex.CapturingGroupNames()) {
+    const Capture* capture = hit.Find(name);
+    named.emplace_back(capture == nullptr ? "" : capture->text);
+  }
+  return {{hit.match_begin, hit.match_end}, named};
+}
+
+// The matcher finds a pattern's match from where the pattern's fixed prefix stands, anchored;
+// every hit must be the one an unanchored search finds: the same place, the same captures.
+TEST(MatcherTest, HitsAreWhereAnUnanchoredSearchFindsThem) {
+  LoadReport report;
+  auto catalog = LoadCatalog({{testing::kPatternsDir, CatalogSource::Layer::kBuiltin}}, &report);
+  ASSERT_NE(catalog, nullptr);
+  auto matcher = Matcher::Create(*catalog, MatcherOptions{});
+  ASSERT_TRUE(matcher.ok());
+  std::vector<LogRecord> records;
+  // The prefix ("[gc][") stands before the match more often than it is tried anchored, and
+  // in a failed match that overlaps the real one.
+  records.push_back(MakeRecord("[gc][a] [gc][b] [gc][c] [gc][d] [gc][e] [gc][f] [gc][[gc][12] overhead, spent "
+                               "[1.2s] collecting in the last [1.5s] and [gc][13] overhead, spent [2s] collecting "
+                               "in the last [3s]"));
+  records.push_back(MakeRecord("[gc][1] overhead [gc][7] overhead, spent [9s] collecting in the last [10s]"));
+  std::vector<std::string> dirs;
+  for (const char* dir : {"/seed-incident", "/formats", "/scenarios"}) dirs.push_back(std::string(testing::kSamplesDir) + dir);
+  if (std::filesystem::is_directory(testing::kCorpusDir)) dirs.push_back(testing::kCorpusDir);
+  for (const std::string& dir : dirs) {
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
+      if (!entry.is_regular_file() || entry.path().extension() == ".txt" || entry.path().extension() == ".md") continue;
+      auto reader = RecordReader::Create(std::move(FdSource::Open(entry.path().string())).value(), {});
+      LogRecord record;
+      while (true) {
+        auto next = (*reader)->Read(&record, std::chrono::milliseconds(100));
+        if (!next.ok() || *next != RecordReader::Next::kRecord) break;
+        records.push_back(record);
+      }
+    }
+  }
+  size_t hits_seen = 0;
+  for (const LogRecord& record : records) {
+    std::vector<PatternHit> hits;
+    (*matcher)->Match(record, &hits);
+    for (const PatternHit& hit : hits) {
+      const Pattern& pattern = catalog->patterns()[static_cast<size_t>(hit.pattern)];
+      EXPECT_EQ(HitMatch(pattern, hit), UnanchoredMatch(pattern, record.text)) << pattern.id << ": " << record.text;
+      ++hits_seen;
+    }
+  }
+  EXPECT_GT(hits_seen, 100u);
+  // The shipped catalog reads the GC-overhead line twice: its WARN and its INFO band.
+  for (const auto& [record, spent] : {std::pair{&records[0], "1.2s"}, std::pair{&records[1], "9s"}}) {
+    std::vector<PatternHit> hits;
+    (*matcher)->Match(*record, &hits);
+    ASSERT_FALSE(hits.empty()) << record->text;
+    for (const PatternHit& hit : hits) EXPECT_EQ(hit.Find("gc_spent")->text, spent) << record->text;
+  }
+}
+
 // Two patterns share a message template; the gate looks for the parts that tell them apart
 // (rare in ordinary lines), not for the template (in every health change), and still finds
 // every hit.
