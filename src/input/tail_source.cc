@@ -146,10 +146,19 @@ bool TailSource::OpenPath(bool from_start) {
         }
         ::close(old);
       }
-      // Copytruncate while stopped: the copy starts like the file we were reading.
+      // Copytruncate while stopped: the copy starts like the file we were reading, and holds
+      // its lines past our offset when it holds more than we read. What was written since we
+      // opened the file is in the files rotated since, oldest first (the file itself, refilled
+      // and renamed, and those after it; other copies of it hold nothing unread), then at the
+      // path.
       if (auto copy = CopyOf(resume_->identity, resume_->offset)) {
         spdlog::info("{}: truncated while stopped; finishing its copy {} first", path_, copy->path);
         queued_.push_back(*copy);
+      }
+      if (resume_->opened_at > 0) {
+        QueueWrittenSince(TimespecOf(resume_->opened_at), std::nullopt, &resume_->identity);
+      }
+      if (!queued_.empty()) {
         ::close(fd_);
         fd_ = -1;
         resume_.reset();
@@ -187,7 +196,8 @@ std::vector<TailSource::Sibling> TailSource::RotatedSiblings() const {
   return out;
 }
 
-void TailSource::QueueWrittenSince(struct timespec since, std::optional<std::pair<uint64_t, uint64_t>> except) {
+void TailSource::QueueWrittenSince(struct timespec since, std::optional<std::pair<uint64_t, uint64_t>> except,
+                                   const FileIdentity* read) {
   std::vector<Sibling> later;
   for (Sibling& sibling : RotatedSiblings()) {
     if (sibling.id == except || std::find(finished_.begin(), finished_.end(), sibling.id) != finished_.end()) continue;
@@ -195,7 +205,8 @@ void TailSource::QueueWrittenSince(struct timespec since, std::optional<std::pai
         queued_.end()) {
       continue;
     }
-    if (!Earlier(sibling.written, since)) later.push_back(std::move(sibling));
+    if (Earlier(sibling.written, since) || (read != nullptr && StartsLike(*read, sibling.path))) continue;
+    later.push_back(std::move(sibling));
   }
   QueueOldestFirst(std::move(later));
 }
@@ -251,6 +262,14 @@ bool TailSource::QueueCopiesMadeBeforePathStart() {
   // Read again from its start after them: by its new name, the path holding another file.
   if (ours_renamed) queued_.push_back({ours_renamed->path, 0});
   return true;
+}
+
+bool TailSource::StartsLike(const FileIdentity& identity, const std::string& path) {
+  const int fd = OpenReadOnly(path);
+  if (fd < 0) return false;
+  const bool same = identity.SameContent(fd);
+  ::close(fd);
+  return same;
 }
 
 std::optional<TailSource::Queued> TailSource::CopyOf(const FileIdentity& identity, uint64_t offset) const {

@@ -85,8 +85,12 @@ class TailSource final : public Source {
   // Queues the rotated generations written after `previous` (an open fd) and not read yet.
   void QueueMissedGenerations(int previous);
   // Queues the path's rotated files (named like it) written at or after `since`, other than
-  // `except` (device, inode) and not read yet, oldest first, each from its start.
-  void QueueWrittenSince(struct timespec since, std::optional<std::pair<uint64_t, uint64_t>> except);
+  // `except` (device, inode), not read yet and (when `read` is given) not starting like that
+  // file, whose copies hold nothing unread, oldest first, each from its start.
+  void QueueWrittenSince(struct timespec since, std::optional<std::pair<uint64_t, uint64_t>> except,
+                         const FileIdentity* read = nullptr);
+  // Whether the file at `path` starts with the bytes `identity` has seen of its own file.
+  static bool StartsLike(const FileIdentity& identity, const std::string& path);
   // The path's rotated files (named like it): identity, name and when last written.
   struct Sibling {
     std::pair<uint64_t, uint64_t> id;  // device, inode

@@ -179,6 +179,25 @@ TEST_F(WatchTest, AFileMetEmptyAndCopytruncatedWhileDownIsReadFromItsCopy) {
   EXPECT_EQ(Stop(pid, SIGTERM), 0);
 }
 
+// Copytruncated after all of it was read, then refilled, renamed and followed by a new file,
+// all while stopped: the copy holds nothing new; the file itself, by its new name, and the
+// new one hold the rest.
+TEST_F(WatchTest, AFileCopytruncatedRefilledAndRenamedWhileDownIsReadAgainByItsNewName) {
+  pid_t pid = StartWatch(Args(), out_, err_);
+  int n = 0;
+  for (; n < 3; ++n) Append(log_, Line(n, true));
+  ASSERT_TRUE(WaitFor([&] { return AlertsPerPrecursor(out_).size() == 3; }, 10s)) << testing::ReadFile(err_);
+  ASSERT_EQ(Stop(pid, SIGTERM), 0);
+  fs::copy_file(log_, log_ + ".c3");
+  { std::ofstream truncate(log_, std::ios::trunc); }
+  for (; n < 6; ++n) Append(log_, Line(n, true));
+  fs::rename(log_, log_ + ".r6");
+  for (; n < 8; ++n) Append(log_, Line(n, true));
+  pid = StartWatch(Args(), out_, err_);
+  ExpectAll(8);
+  EXPECT_EQ(Stop(pid, SIGTERM), 0);
+}
+
 // SIGKILL at random moments while a writer appends and rotates (rename, or copytruncate):
 // over many rounds every precursor line alerts exactly once. (Delete + recreate is tested
 // with a live watcher: a deleted file that nobody holds open is gone for any reader.)
