@@ -404,8 +404,9 @@ bool Matcher::MatchLeftmost(const Compiled& compiled, std::string_view text, re2
   // trace full of '[') gets a few tries, then one unanchored search from where they ended.
   constexpr int kAnchoredTries = 4;
   const RE2& regex = *compiled.regex;
-  size_t at = compiled.prefix.empty() ? 0 : text.find(compiled.prefix);
-  for (int tries = 0; !compiled.prefix.empty() && tries < kAnchoredTries; ++tries) {
+  if (compiled.prefix.empty()) return regex.Match(text, 0, text.size(), RE2::UNANCHORED, groups, group_count);
+  size_t at = text.find(compiled.prefix);
+  for (int tries = 0; tries < kAnchoredTries; ++tries) {
     if (at == std::string_view::npos) return false;
     if (regex.Match(text, at, text.size(), RE2::ANCHOR_START, groups, group_count)) return true;
     at = text.find(compiled.prefix, at + 1);
