@@ -34,11 +34,25 @@ void AddInputOptions(po::options_description* description, CommonOptions* option
        "longer lines are cut to this size and counted")
       ("exhaustive", po::bool_switch(&options->exhaustive),
        "decode every line in full, even those the literal prefilter rules out on their raw bytes "
-       "(slower; the alerts are the same)");
+       "(slower; the alerts are the same)")
+      ("max-clock-jump", po::value(&options->max_clock_jump)->default_value("5m"),
+       "a stamp farther than this from its node's clock (ahead or behind) moves that clock only once "
+       "the node's next 2 records agree with it; until then it is correlated at the node's time "
+       "and reported as a clock anomaly");
   if (with_node) {
     description->add_options()("node", po::value(&options->node),
                                "node name for records that carry none (default: the input's file name)");
   }
+}
+
+Status ApplyClockOptions(const CommonOptions& options, CorrelatorOptions* correlator) {
+  const std::optional<Duration> jump = ParseDuration(options.max_clock_jump);
+  if (!jump || *jump <= Duration(0)) {
+    return Status::InvalidArgument("--max-clock-jump '" + options.max_clock_jump +
+                                   "' is not a positive duration like 5m");
+  }
+  correlator->max_clock_jump = *jump;
+  return Status();
 }
 
 void AddLoggingOption(po::options_description* description, CommonOptions* options) {

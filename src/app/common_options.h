@@ -14,6 +14,7 @@
 #include "base/result.h"
 #include "catalog/catalog.h"
 #include "catalog/load_report.h"
+#include "correlate/correlator.h"
 
 namespace foreshock::app {
 
@@ -26,6 +27,7 @@ struct CommonOptions {
   std::string node;
   size_t max_line_bytes = 1 << 20;
   bool exhaustive = false;  // decode every record in full (the output is the same)
+  std::string max_clock_jump = "5m";
 };
 
 // Declares the options above, writing into *options when parsed.
@@ -49,6 +51,9 @@ std::optional<std::string> FindBuiltinCatalog();
 // *report; null when it has errors.
 std::unique_ptr<const Catalog> LoadConfiguredCatalog(const CommonOptions& options,
                                                      LoadReport* report);
+
+// Resolves --max-clock-jump into *correlator.
+Status ApplyClockOptions(const CommonOptions& options, CorrelatorOptions* correlator);
 
 // Resolves --format, --timezone, --max-line-bytes and --node into reader options.
 Result<RecordReaderOptions> ReaderOptions(const CommonOptions& options);

@@ -2,6 +2,10 @@
 
 #include <algorithm>
 
+#include <spdlog/spdlog.h>
+
+#include "base/time.h"
+
 namespace foreshock {
 namespace {
 
@@ -9,14 +13,84 @@ constexpr Duration kIdleWait = std::chrono::milliseconds(200);
 // Several live inputs: the longest a hit waits in the reorder buffer for earlier lines of
 // the others.
 constexpr auto kMaxHold = std::chrono::milliseconds(30);
+// Clock anomalies reported before the rest are rate-limited to one report per 10 s.
+constexpr uint64_t kAnomaliesReportedFreely = 5;
+
+// "5.0 days", "12 min": a duration to read, not to parse.
+std::string About(Duration d) {
+  const double seconds = std::chrono::duration<double>(d).count();
+  char text[32];
+  if (seconds >= 86400) {
+    std::snprintf(text, sizeof text, "%.1f days", seconds / 86400);
+  } else if (seconds >= 3600) {
+    std::snprintf(text, sizeof text, "%.1f h", seconds / 3600);
+  } else if (seconds >= 60) {
+    std::snprintf(text, sizeof text, "%.0f min", seconds / 60);
+  } else {
+    std::snprintf(text, sizeof text, "%.1f s", seconds);
+  }
+  return text;
+}
 
 }  // namespace
+
+Result<RecordStream::Next> MergeHead::Fill(RecordStream* input, Duration wait, Duration max_jump) {
+  using Next = RecordStream::Next;
+  if (!ahead.empty()) {
+    std::swap(record, ahead.front());
+    ahead.pop_front();
+  } else if (ahead_done) {
+    done = true;
+    return Next::kEnd;
+  } else {
+    auto next = input->Read(&record, wait);
+    if (!next.ok() || *next != Next::kRecord) {
+      if (next.ok() && *next == Next::kEnd) done = true;
+      return next;
+    }
+  }
+  full = true;
+  key = record.time;
+  auto far = [&](TimePoint a, TimePoint b) { return (a > b ? a - b : b - a) > max_jump; };
+  const bool stamped = record.has_time && !record.time_inherited;
+  if (input->live() || !stamped || (has_last && !far(record.time, last))) return Next::kRecord;
+  // A stamp far from the input's last one (or its first): a gap, or a stray line. The records
+  // after it tell: when the next goes back near the last (for the input's first record: the
+  // next two lie far behind it), it is a stray, and it goes where the next goes
+  // instead of holding the whole input back (or letting it run ahead).
+  while (ahead.size() < 2 && !ahead_done) {
+    ahead.emplace_back();
+    auto next = input->Read(&ahead.back(), wait);
+    if (!next.ok()) return next.status();
+    if (*next != Next::kRecord) ahead.pop_back();
+    if (*next == Next::kEnd) ahead_done = true;
+    if (*next == Next::kIdle) break;
+  }
+  auto stamped_far = [&](const LogRecord& other) { return other.has_time && far(other.time, record.time); };
+  auto distance = [](TimePoint a, TimePoint b) { return a > b ? a - b : b - a; };
+  // (A first record far behind the next two cannot be told from a sparse log's start.)
+  const bool stray = has_last ? !ahead.empty() && stamped_far(ahead[0]) &&
+                                    distance(ahead[0].time, last) < distance(ahead[0].time, record.time)
+                              : ahead.size() == 2 && stamped_far(ahead[0]) && stamped_far(ahead[1]) &&
+                                    ahead[0].time < record.time && ahead[1].time < record.time;
+  if (stray) key = ahead[0].time;
+  return Next::kRecord;
+}
+
+void MergeHead::Went() {
+  full = false;
+  if (key == record.time && record.has_time && !record.time_inherited) {
+    last = record.time;
+    has_last = true;
+  }
+}
 
 Pipeline::Pipeline(const Catalog& catalog, const Matcher& matcher,
                    const CorrelatorOptions& options, std::vector<std::unique_ptr<Sink>> sinks)
     : catalog_(&catalog),
       matcher_(&matcher),
-      correlator_(std::make_unique<Correlator>(catalog, options)),
+      clock_(EventClockOptions{options.max_clock_jump}),
+      correlator_(std::make_unique<Correlator>(catalog, options, &clock_)),
       sinks_(std::move(sinks)),
       reorder_(options.allowed_lateness, kMaxHold),
       options_(options) {}
@@ -28,12 +102,7 @@ Status Pipeline::Run(const std::vector<std::unique_ptr<RecordReader>>& readers) 
 }
 
 Status Pipeline::Run(const std::vector<RecordStream*>& readers) {
-  struct Head {
-    LogRecord record;
-    bool full = false;
-    bool done = false;
-  };
-  std::vector<Head> heads(readers.size());
+  std::vector<MergeHead> heads(readers.size());
   int live_inputs = 0;
   for (const auto& reader : readers) live_inputs += reader->live() ? 1 : 0;
   const bool live = live_inputs > 0;
@@ -43,23 +112,21 @@ Status Pipeline::Run(const std::vector<RecordStream*>& readers) {
     // input that is merely slow (a pipe) may still produce an earlier record.
     bool any_live = false;
     for (size_t i = 0; i < readers.size(); ++i) {
-      Head& head = heads[i];
+      MergeHead& head = heads[i];
       while (!head.full && !head.done) {
-        if (readers[i]->skips_quiet_runs()) {
+        if (readers[i]->skips_quiet_runs() && head.ahead.empty()) {
           // Quiet runs only while every other input's next record is known.
           TimePoint others = TimePoint::max();
           for (size_t j = 0; j < heads.size(); ++j) {
             if (j == i || heads[j].done) continue;
-            others = heads[j].full ? std::min(others, heads[j].record.time) : TimePoint::min();
+            others = heads[j].full ? std::min(others, heads[j].key) : TimePoint::min();
           }
           FORESHOCK_RETURN_IF_ERROR(PassQuietRun(readers[i], others, live));
         }
         // While a hit waits in the reorder buffer, look up again as soon as it may go.
         const Duration wait = reorder_.empty() ? kIdleWait : std::chrono::duration_cast<Duration>(kMaxHold);
-        auto next = readers[i]->Read(&head.record, wait);
+        auto next = head.Fill(readers[i], wait, options_.max_clock_jump);
         if (!next.ok()) return next.status();
-        if (*next == RecordStream::Next::kRecord) head.full = true;
-        if (*next == RecordStream::Next::kEnd) head.done = true;
         if (*next == RecordStream::Next::kIdle) {
           FORESHOCK_RETURN_IF_ERROR(OnIdle());
           if (summary_.output_closed) return Status();
@@ -67,16 +134,13 @@ Status Pipeline::Run(const std::vector<RecordStream*>& readers) {
       }
       any_live = any_live || head.full;
     }
-    if (!any_live) return Release(live, /*end=*/true);
+    if (!any_live) return Finish();
     size_t earliest = readers.size();
     for (size_t i = 0; i < heads.size(); ++i) {
-      if (heads[i].full && (earliest == readers.size() ||
-                            heads[i].record.time < heads[earliest].record.time)) {
-        earliest = i;
-      }
+      if (heads[i].full && (earliest == readers.size() || heads[i].key < heads[earliest].key)) earliest = i;
     }
     Status status = Process(heads[earliest].record, live);
-    heads[earliest].full = false;
+    heads[earliest].Went();
     if (!status.ok()) return status;
     if (summary_.output_closed) return Status();
   }
@@ -84,18 +148,56 @@ Status Pipeline::Run(const std::vector<RecordStream*>& readers) {
 
 Status Pipeline::Process(const LogRecord& record, bool live) {
   ++summary_.records;
-  alerts_.clear();
-  NoteTime(record.time, live);
   hits_.clear();
   matcher_->Match(record, &hits_);
-  if (hit_hook_ && !hits_.empty()) hit_hook_(record, &hits_);
-  summary_.hits += hits_.size();
-  for (const PatternHit& hit : hits_) ++pattern_hits_[catalog_->patterns()[hit.pattern].id];
+  if (clock_.Accept(record, !hits_.empty(), live)) return Correlate(record, &hits_, live);
+  timed_.clear();
+  clock_.Hold(record, hits_, live, &timed_);
+  return CorrelateTimed(live);
+}
+
+Status Pipeline::CorrelateTimed(bool live) {
+  std::vector<TimedRecord> ready;
+  ready.swap(timed_);
+  for (TimedRecord& timed : ready) {
+    if (timed.anomaly) ReportAnomaly(timed.held.record);
+    FORESHOCK_RETURN_IF_ERROR(Correlate(timed.held.record, &timed.held.hits, live));
+    if (summary_.output_closed) break;
+  }
+  return Status();
+}
+
+void Pipeline::ReportAnomaly(const LogRecord& record) {
+  ++summary_.clock_anomalies;
+  const auto now = std::chrono::steady_clock::now();
+  if (anomalies_reported_ >= kAnomaliesReportedFreely && now < anomaly_report_window_) {
+    ++anomalies_suppressed_;
+    return;
+  }
+  ++anomalies_reported_;
+  std::string more;
+  if (anomalies_suppressed_ > 0) more = " (" + std::to_string(anomalies_suppressed_) + " more not shown)";
+  anomalies_suppressed_ = 0;
+  spdlog::warn("{}:{}: clock anomaly: stamped {}, {} apart from {}'s clock and not confirmed by the "
+               "records after it (--max-clock-jump {}); correlated at {}{}",
+               record.source, record.line_number, FormatTimestamp(record.stamp),
+               About(record.stamp > record.time ? record.stamp - record.time : record.time - record.stamp),
+               record.node.empty() ? std::string(record.source) : record.node,
+               FormatDuration(options_.max_clock_jump), FormatTimestamp(record.time), more);
+  if (anomalies_reported_ >= kAnomaliesReportedFreely) anomaly_report_window_ = now + std::chrono::seconds(10);
+}
+
+Status Pipeline::Correlate(const LogRecord& record, std::vector<PatternHit>* hits, bool live) {
+  alerts_.clear();
+  if (hit_hook_ && !hits->empty()) hit_hook_(record, hits);
+  summary_.hits += hits->size();
+  for (const PatternHit& hit : *hits) ++pattern_hits_[catalog_->patterns()[hit.pattern].id];
+  NoteTime(record.time, live);
   if (correlator_->wants_activity()) correlator_->NoteActivity(record, &alerts_);
   reorder_.Observe(record.time);
-  if (!hits_.empty() && !reorder_.Hold(record, hits_)) {
+  if (!hits->empty() && !reorder_.Hold(record, *hits)) {
     ++summary_.late;  // too late to reorder: applied as it is
-    correlator_->Observe(record, hits_, &alerts_);
+    correlator_->Observe(record, *hits, &alerts_);
   }
   FORESHOCK_RETURN_IF_ERROR(Emit(&alerts_));
   if (tick_ && ++records_since_tick_check_ >= 1024) FORESHOCK_RETURN_IF_ERROR(MaybeTick());
@@ -115,7 +217,9 @@ TimePoint Pipeline::QuietBefore(TimePoint others_earliest, bool live) const {
   // AdvanceTo() the settled time (see Release()), which sweeps from the correlator's next
   // sweep on. While a hit is held and nothing goes, the settled time stays at released().
   const TimePoint next_sweep = correlator_->next_sweep();
-  if (correlator_->activity_armed() || (live && !reorder_.empty()) || correlator_->watermark() >= next_sweep) {
+  // While the clock holds a record, every record must come through it (one may confirm or
+  // refute the held stamp).
+  if (clock_.holding() || correlator_->activity_armed() || (live && !reorder_.empty()) || correlator_->watermark() >= next_sweep) {
     return TimePoint::min();
   }
   TimePoint before = std::min(reorder_.next_release(), others_earliest);
@@ -139,6 +243,7 @@ Status Pipeline::PassQuietRun(RecordStream* input, TimePoint others_earliest, bo
 
 Status Pipeline::PassQuiet(uint64_t count, TimePoint newest, bool live) {
   summary_.records += count;
+  clock_.NoteStream(newest);
   NoteTime(newest, live);
   reorder_.Observe(newest);
   records_since_tick_check_ += static_cast<uint32_t>(std::min<uint64_t>(count, 1024));
@@ -167,9 +272,10 @@ void Pipeline::SetLiveInputs(int count) {
 
 Status Pipeline::ReplaceCatalog(const Catalog& catalog, const Matcher& matcher) {
   // Held hits refer to the old catalog's patterns: apply them first.
+  FORESHOCK_RETURN_IF_ERROR(FlushClock(/*live=*/true, /*end=*/true));
   FORESHOCK_RETURN_IF_ERROR(Release(/*live=*/true, /*end=*/true));
   const nlohmann::json state = correlator_->SaveState();
-  correlator_ = std::make_unique<Correlator>(catalog, options_);
+  correlator_ = std::make_unique<Correlator>(catalog, options_, &clock_);
   correlator_->RestoreState(state);
   catalog_ = &catalog;
   matcher_ = &matcher;
@@ -192,8 +298,21 @@ Status Pipeline::Release(bool live, bool end) {
   return Emit(&alerts_);
 }
 
+Status Pipeline::FlushClock(bool live, bool end) {
+  if (!clock_.holding()) return Status();
+  timed_.clear();
+  clock_.Flush(end, &timed_);
+  return CorrelateTimed(live);
+}
+
+Status Pipeline::Finish() {
+  FORESHOCK_RETURN_IF_ERROR(FlushClock(/*live=*/true, /*end=*/true));
+  return Release(/*live=*/true, /*end=*/true);
+}
+
 Status Pipeline::OnIdle() {
   FORESHOCK_RETURN_IF_ERROR(MaybeTick());
+  FORESHOCK_RETURN_IF_ERROR(FlushClock(/*live=*/true, /*end=*/false));
   if (watermark_ == TimePoint{}) return Status();
   FORESHOCK_RETURN_IF_ERROR(Release(/*live=*/true, /*end=*/false));
   if (!reorder_.empty()) return Status();

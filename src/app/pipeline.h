@@ -13,6 +13,7 @@
 // calling Run() does all the work.
 
 #include <chrono>
+#include <deque>
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -23,6 +24,7 @@
 #include "app/record_reader.h"
 #include "catalog/catalog.h"
 #include "correlate/correlator.h"
+#include "correlate/event_clock.h"
 #include "correlate/reorder_buffer.h"
 #include "match/matcher.h"
 #include "sink/sink.h"
@@ -34,9 +36,29 @@ struct PipelineSummary {
   uint64_t hits = 0;
   uint64_t alerts = 0;
   uint64_t late = 0;  // hit records older than what was already correlated
+  uint64_t clock_anomalies = 0;  // stamps their node's clock refuted (see EventClock)
   Severity highest = Severity::kInfo;  // of the firing/escalated alerts
   bool any_alert = false;
   bool output_closed = false;          // stdout went away; the run stopped early
+};
+
+// One input's next record in Run()'s merge by event time, with the records read past it to
+// judge its stamp: `key` is when it goes in the merge, normally its time; a stray stamp far
+// from the input's others goes where they go.
+struct MergeHead {
+  LogRecord record;
+  bool full = false;
+  bool done = false;
+  TimePoint key{};
+  std::deque<LogRecord> ahead;
+  bool ahead_done = false;
+  TimePoint last{};  // the input's last stamped record that went
+  bool has_last = false;
+
+  // Fills `record` (from `ahead` first) unless the input is idle or ended.
+  Result<RecordStream::Next> Fill(RecordStream* input, Duration wait, Duration max_jump);
+  // `record` went into the pipeline.
+  void Went();
 };
 
 class Pipeline {
@@ -62,9 +84,10 @@ class Pipeline {
   // alerts resolve and absences fire although no line arrives.
   Status OnIdle();
   // End of input: every held hit goes, and time-driven decisions catch up.
-  Status Finish() { return Release(/*live=*/true, /*end=*/true); }
-  // True when no hit waits in the reorder buffer: a checkpoint taken now loses nothing.
-  bool quiescent() const { return reorder_.empty(); }
+  Status Finish();
+  // True when no hit waits in the reorder buffer or the clock: a checkpoint taken now loses
+  // nothing.
+  bool quiescent() const { return reorder_.empty() && !clock_.holding(); }
 
   nlohmann::json SaveCorrelation() const { return correlator_->SaveState(); }
   void RestoreCorrelation(const nlohmann::json& state) { correlator_->RestoreState(state); }
@@ -100,6 +123,13 @@ class Pipeline {
   TimePoint QuietBefore(TimePoint others_earliest, bool live) const;
   // Moves the newest event time seen to `time` if later (and notes when, for live inputs).
   void NoteTime(TimePoint time, bool live);
+  // The part of Process() after matching, for a record at the time the clock gave it.
+  Status Correlate(const LogRecord& record, std::vector<PatternHit>* hits, bool live);
+  // Correlates the records the clock let go (timed_).
+  Status CorrelateTimed(bool live);
+  // Lets go of what the clock holds: everything at `end`, else what waited long enough.
+  Status FlushClock(bool live, bool end);
+  void ReportAnomaly(const LogRecord& record);
   // Accounts for `count` such records, the newest at `newest`, as Process() would have.
   Status PassQuiet(uint64_t count, TimePoint newest, bool live);
   // Applies the hits the reorder buffer lets go, in event-time order.
@@ -109,11 +139,16 @@ class Pipeline {
 
   const Catalog* catalog_;
   const Matcher* matcher_;
+  EventClock clock_;  // before correlator_, which reads it
   std::unique_ptr<Correlator> correlator_;
   std::vector<std::unique_ptr<Sink>> sinks_;
   std::vector<PatternHit> hits_;
   std::vector<Alert> alerts_;
   ReorderBuffer reorder_;
+  std::vector<TimedRecord> timed_;
+  uint64_t anomalies_reported_ = 0;
+  uint64_t anomalies_suppressed_ = 0;
+  std::chrono::steady_clock::time_point anomaly_report_window_{};
   std::vector<HeldRecord> released_;
   CorrelatorOptions options_;
   TimePoint watermark_{};

@@ -131,6 +131,8 @@ bool RecordReader::TakeQuiet(std::string_view line, std::string_view after, LogR
 uint64_t RecordReader::SkipQuietRun(TimePoint before, TimePoint* newest) {
   // Only where the quiet lane would take the next line (Read(), FrameNextLine()).
   if (!QuietLaneOn() || !framer_.at_line_start() || !QuietLaneOpen()) return 0;
+  // Records held for want of a time go first, timed by the next record.
+  if (!untimed_.empty() || handing_out_untimed_) return 0;
   const std::string_view buffer = data_;
   size_t at = framed_;
   uint64_t skipped = 0;
@@ -245,6 +247,51 @@ void RecordReader::Queue(const RawRecord& raw) {
 }
 
 Result<RecordReader::Next> RecordReader::Read(LogRecord* record, Duration wait) {
+  while (true) {
+    if (handing_out_untimed_) {
+      // The records held for want of a time, then the first timed record, which gave them theirs.
+      if (!untimed_.empty()) {
+        std::swap(*record, untimed_.front());
+        untimed_.pop_front();
+        return Next::kRecord;
+      }
+      handing_out_untimed_ = false;
+      if (first_timed_) {
+        std::swap(*record, *first_timed_);
+        first_timed_.reset();
+        return Next::kRecord;
+      }
+    }
+    auto next = ReadDecoded(record, wait);
+    if (!next.ok() || *next == Next::kIdle) return next;
+    if (*next == Next::kEnd) {
+      if (untimed_.empty()) return next;
+      // No record of this input had a time: the held ones go without one.
+      handing_out_untimed_ = true;
+      continue;
+    }
+    if (record->has_time && untimed_.empty()) return next;
+    if (!record->has_time) {
+      // Before the input's first timed record: held until it comes (the stream's start is
+      // often a JVM warning or a shell's line), within a bound.
+      if (untimed_.empty()) untimed_offset_ = offset_before_untimed_;
+      untimed_.push_back(*record);
+      if (untimed_.size() < kMaxUntimed) continue;
+      handing_out_untimed_ = true;
+      continue;
+    }
+    for (LogRecord& untimed : untimed_) {
+      untimed.time = record->time;
+      untimed.has_time = true;
+      untimed.time_inherited = true;
+    }
+    first_timed_ = *record;
+    handing_out_untimed_ = true;
+  }
+}
+
+Result<RecordReader::Next> RecordReader::ReadDecoded(LogRecord* record, Duration wait) {
+  offset_before_untimed_ = processed_offset_;
   while (true) {
     while (ring_count_ > 0) {
       if (DecodeNext(record)) return Next::kRecord;
@@ -388,10 +435,10 @@ void RecordReader::ApplyHints(const EnvelopeHints& hints, LogRecord* record) {
     return;
   }
   ++stats_.no_time;
+  if (!have_time_) return;  // Read() holds it until the input's first timed record
   record->has_time = true;
   record->time_inherited = true;
-  record->time = have_time_ ? last_time_
-                            : std::chrono::time_point_cast<Duration>(std::chrono::system_clock::now());
+  record->time = last_time_;
 }
 
 void RecordReader::Report(const Pending& pending, std::string_view why) {

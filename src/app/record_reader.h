@@ -4,8 +4,10 @@
 // EnvelopeUnwrapper (journald, Filebeat, containers) -> RecordAssembler records ->
 // DecoderSet. It owns the input's counters. A record missing a time, level or node takes it
 // from its envelope (journal stamp, _HOSTNAME, PRIORITY, Filebeat host.name); one still
-// without a time takes the previous record's (or, before the first, the wall clock's), one
-// without a node takes the input's default node. A record in a known format but broken
+// without a time takes the previous record's; before the input's first timed record (a JVM
+// warning at the top of `docker logs`), records are held until it comes and take its time
+// (at most kMaxUntimed of them; at the end of an input that never had one they go without a
+// time, has_time false); one without a node takes the input's default node. A record in a known format but broken
 // (invalid JSON) is counted as malformed and still searched as text; binary data is counted
 // and passed over. Problems are reported on stderr at a bounded rate. On a quiet stream a
 // pending multi-line record is flushed after `quiet_flush`, so the last record of a burst is
@@ -21,7 +23,9 @@
 
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -87,7 +91,7 @@ class RecordReader final : public RecordStream {
   const std::string& name() const override { return *name_; }
   // Stream offset up to which every record has been handed out (or passed over): the
   // source's bytes before it never need reading again.
-  uint64_t processed_offset() const { return processed_offset_; }
+  uint64_t processed_offset() const { return untimed_.empty() ? processed_offset_ : untimed_offset_; }
   bool live() const override { return source_->live(); }
   const InputStats& stats() const { return stats_; }
   // Switches the prefilter (a reloaded catalog's matcher; null: decode everything in full).
@@ -105,6 +109,8 @@ class RecordReader final : public RecordStream {
 
   RecordReader(std::unique_ptr<Source> source, std::unique_ptr<DecoderSet> decoders,
                const RecordReaderOptions& options, std::string envelope_format);
+  // Read() before the hold of untimed records.
+  Result<Next> ReadDecoded(LogRecord* record, Duration wait);
   void Frame(std::string_view bytes);
   // Frames the read buffer's next line (or its partial end) through the stages; true when
   // the line was decoded straight into *record on the quiet lane (see TakeQuiet).
@@ -218,6 +224,12 @@ class RecordReader final : public RecordStream {
   bool checked_magic_ = false;
   TimePoint last_time_{};
   bool have_time_ = false;
+  static constexpr size_t kMaxUntimed = 1024;
+  std::deque<LogRecord> untimed_;           // before the first timed record
+  std::optional<LogRecord> first_timed_;    // which gave them their time
+  bool handing_out_untimed_ = false;
+  uint64_t untimed_offset_ = 0;             // processed_offset_ before the first held
+  uint64_t offset_before_untimed_ = 0;
   uint64_t reported_ = 0;
   std::chrono::steady_clock::time_point report_window_{};
   uint64_t suppressed_ = 0;

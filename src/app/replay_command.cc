@@ -16,6 +16,7 @@
 #include "app/main.h"
 #include "app/outputs.h"
 #include "app/pipeline.h"
+#include "base/counted.h"
 #include "app/prefetching_reader.h"
 #include "app/verb.h"
 #include "base/time_zone.h"
@@ -187,6 +188,7 @@ int RunReplay(const Args& args) {
                                                &timeline));
   CorrelatorOptions correlator_options;
   correlator_options.allowed_lateness = *late;
+  if (Status clock = ApplyClockOptions(common, &correlator_options); !clock.ok()) return UsageError(clock.message());
   Pipeline pipeline(*catalog, **matcher, correlator_options, std::move(sinks));
   pipeline.SetHitHook([&](const LogRecord& record, std::vector<PatternHit>* hits) {
     if (!wanted_patterns.empty()) {
@@ -198,6 +200,11 @@ int RunReplay(const Args& args) {
   if (!status.ok()) {
     spdlog::error("{}", status.message());
     return kExitError;
+  }
+  if (const uint64_t anomalies = pipeline.summary().clock_anomalies; anomalies > 0) {
+    spdlog::warn("{} stamped far from their node's clock and not confirmed by the records after them: "
+                 "correlated at their node's time (--max-clock-jump)",
+                 Counted(anomalies, "record was", "records were"));
   }
   bool damaged = false;
   for (const Input& input : opened) {

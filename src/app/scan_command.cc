@@ -12,6 +12,7 @@
 #include "app/common_options.h"
 #include "app/main.h"
 #include "app/pipeline.h"
+#include "base/counted.h"
 #include "app/verb.h"
 #include "input/decompressing_source.h"
 #include "app/outputs.h"
@@ -60,8 +61,9 @@ void LogSummary(const std::vector<std::unique_ptr<RecordReader>>& readers, const
                 matcher.fallback_count());
   const CorrelatorStats& correlator = pipeline.correlator_stats();
   spdlog::info("correlation: {} inhibited or absorbed, {} duplicate records, {} records later than "
-               "--lateness",
-               correlator.inhibited, correlator.duplicates, summary.late);
+               "--lateness, {}",
+               correlator.inhibited, correlator.duplicates, summary.late,
+               Counted(summary.clock_anomalies, "clock anomaly", "clock anomalies"));
   if (correlator.evicted > 0) {
     spdlog::warn("{} correlation groups were evicted to stay within the state bound",
                  correlator.evicted);
@@ -150,6 +152,7 @@ int RunScan(const Args& args) {
   } else {
     return UsageError("--lateness '" + lateness + "' is not a duration like 30s or 2m");
   }
+  if (Status clock = ApplyClockOptions(common, &correlator_options); !clock.ok()) return UsageError(clock.message());
   auto reader_options = ReaderOptions(common);
   if (!reader_options.ok()) return UsageError(reader_options.status().message());
   std::vector<std::unique_ptr<RecordReader>> readers;

@@ -7,6 +7,7 @@ void AddPipelineCounters(const Pipeline& pipeline, TelemetrySnapshot* snapshot) 
   snapshot->alerts = pipeline.alert_counts();
   snapshot->windows_evicted = pipeline.correlator_stats().evicted;
   snapshot->late_records = pipeline.summary().late;
+  snapshot->clock_anomalies = pipeline.summary().clock_anomalies;
   snapshot->newest_event = pipeline.newest_event();
 }
 

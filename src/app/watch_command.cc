@@ -135,6 +135,7 @@ int RunWatch(const Args& args) {
 
   CorrelatorOptions correlator_options;
   correlator_options.allowed_lateness = *late;
+  if (Status clock = ApplyClockOptions(common, &correlator_options); !clock.ok()) return UsageError(clock.message());
   if (!state_dir.empty()) std::filesystem::create_directories(state_dir);
   auto outputs = Outputs::Build(output_options, state_dir);
   if (!outputs.ok()) return UsageError(outputs.status().message());

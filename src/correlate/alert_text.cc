@@ -82,7 +82,7 @@ std::string SubjectNode(const Pattern& pattern, const PatternHit& hit, const Log
 
 Evidence MakeEvidence(const LogRecord& record, const PatternHit& hit, const std::string& pattern_id) {
   Evidence entry;
-  entry.time = record.time;
+  entry.time = record.clock_anomaly ? record.stamp : record.time;
   entry.pattern = pattern_id;
   entry.source = std::string(record.source) + ":" + std::to_string(record.line_number);
   if (!record.file.empty()) entry.source += " (" + record.file + ")";

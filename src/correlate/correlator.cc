@@ -71,9 +71,10 @@ std::string_view ActionName(Alert::Action action) {
   return "unknown";
 }
 
-Correlator::Correlator(const Catalog& catalog, const CorrelatorOptions& options)
+Correlator::Correlator(const Catalog& catalog, const CorrelatorOptions& options, const EventClock* clock)
     : catalog_(catalog),
       options_(options),
+      clock_(clock),
       feeds_(catalog.patterns().size()),
       recovers_(catalog.patterns().size()),
       expects_(catalog.patterns().size()),
@@ -106,6 +107,8 @@ Correlator::Correlator(const Catalog& catalog, const CorrelatorOptions& options)
 }
 
 bool Correlator::IsDuplicate(const LogRecord& record) {
+  // Remembered by when they arrived (the watermark then), not by their stamps: a node whose
+  // clock lags the others still has its repeats caught.
   const TimePoint forget_before = watermark_ - options_.allowed_lateness;
   while (!recent_records_.empty() && recent_records_.front().first < forget_before) {
     recent_keys_.erase(recent_records_.front().second);
@@ -113,8 +116,14 @@ bool Correlator::IsDuplicate(const LogRecord& record) {
   }
   const uint64_t key = RecordKey(record);
   if (!recent_keys_.insert(key).second) return true;
-  recent_records_.emplace_back(record.time, key);
+  recent_records_.emplace_back(watermark_, key);
   return false;
+}
+
+Duration Correlator::LagOf(std::string_view node) const {
+  if (clock_ == nullptr) return Duration(0);
+  const Duration lag = clock_->LagOf(node);
+  return lag > options_.allowed_lateness ? lag : Duration(0);
 }
 
 void Correlator::Observe(const LogRecord& record, const std::vector<PatternHit>& hits,
@@ -130,6 +139,9 @@ void Correlator::Observe(const LogRecord& record, const std::vector<PatternHit>&
     const Pattern& pattern = catalog_.patterns()[static_cast<size_t>(hit.pattern)];
     HitContext context{record.time, SubjectNode(pattern, hit, record), record.cluster, &pattern, &hit,
                        MakeEvidence(record, hit, pattern.id)};
+    // Each group keeps its node's time (see the top of this file): a line about another node
+    // is moved from its observer's clock to its subject's.
+    if (context.node != record.node) context.time += LagOf(record.node) - LagOf(context.node);
     if (pattern.marker == Marker::kRecovery) Recover(pattern, context, alerts);
     for (int rule : expects_[static_cast<size_t>(hit.pattern)]) Disarm(rule, context, alerts);
     for (const auto& [rule, step] : feeds_[static_cast<size_t>(hit.pattern)]) {
@@ -182,7 +194,10 @@ void Correlator::ApplyHit(int rule_index, int step, const HitContext& hit,
   if (state.resolving_at && hit.time > *state.resolving_at) state.resolving_at.reset();
 
   const bool outage = hit.pattern->marker == Marker::kOutage;
-  const TimePoint forget_before = watermark_ - options_.allowed_lateness - rule.window;
+  // Windows end at the hit's own node's time: a hit of a node whose clock lags the others'
+  // still counts with that node's earlier hits.
+  const TimePoint forget_before =
+      std::min(watermark_, hit.time + options_.allowed_lateness) - options_.allowed_lateness - rule.window;
   const size_t emitted_before = alerts->size();
   if (rule.kind == Rule::Kind::kSequence && !state.firing && step > 0 && !rule.start_any) {
     // A later step before the first: hold it in case the first arrives late.
@@ -410,11 +425,12 @@ void Correlator::AdvanceTo(TimePoint now, std::vector<Alert>* alerts, bool force
   // event time, not once per record.
   if (!force && watermark_ < next_sweep()) return;
   last_sweep_ = watermark_;
-  const TimePoint settled = watermark_;
   std::vector<Alert> emitted;
   for (auto it = states_.begin(); it != states_.end();) {
     auto current = it++;
     const Rule& rule = catalog_.rules()[static_cast<size_t>(current->rule)];
+    // Each group at its own node's time (see the top of correlator.h).
+    const TimePoint settled = watermark_ - LagOf(current->node);
     if (current->absence_deadline && *current->absence_deadline <= settled && !current->firing) {
       const TimePoint deadline = *current->absence_deadline;
       current->absence_deadline.reset();

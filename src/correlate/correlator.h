@@ -28,6 +28,7 @@
 
 #include "catalog/catalog.h"
 #include "correlate/alert.h"
+#include "correlate/event_clock.h"
 #include "correlate/group_state.h"
 #include "decode/log_record.h"
 #include "match/pattern_hit.h"
@@ -39,6 +40,7 @@ struct CorrelatorOptions {
   size_t max_evidence = 8;    // evidence lines kept per alert
   size_t max_held = 64;       // out-of-order sequence hits held per group
   Duration allowed_lateness = std::chrono::seconds(30);
+  Duration max_clock_jump = std::chrono::minutes(5);  // see EventClock
 };
 
 struct CorrelatorStats {
@@ -52,8 +54,9 @@ struct CorrelatorStats {
 
 class Correlator {
  public:
-  // `catalog` must outlive *this.
-  Correlator(const Catalog& catalog, const CorrelatorOptions& options);
+  // `catalog` must outlive *this, and so must `clock` (the nodes' clocks; null: every node's
+  // clock is the stream's).
+  Correlator(const Catalog& catalog, const CorrelatorOptions& options, const EventClock* clock = nullptr);
 
   // Applies the hits of one record. Appends emitted alerts to *alerts.
   void Observe(const LogRecord& record, const std::vector<PatternHit>& hits,
@@ -120,8 +123,12 @@ class Correlator {
   bool IsInhibited(const Rule& rule, const GroupState& state) const;
   std::optional<Duration> LeadTime(const GroupState& state, TimePoint now) const;
 
+  // How far `node`'s clock is behind the stream, when more than allowed_lateness (else zero).
+  Duration LagOf(std::string_view node) const;
+
   const Catalog& catalog_;
   CorrelatorOptions options_;
+  const EventClock* clock_;
   std::vector<std::vector<std::pair<int, int>>> feeds_;  // pattern -> (rule, step)
   std::vector<std::vector<int>> recovers_;               // recovery pattern -> rules it resolves
   std::vector<std::vector<int>> expects_;                // pattern -> absence rules it satisfies

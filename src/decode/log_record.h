@@ -33,6 +33,10 @@ struct LogRecord {
   TimePoint time{};
   bool has_time = false;
   bool time_inherited = false;  // the record had no time: it took the previous record's
+  // A clock anomaly (see correlate/event_clock.h): `time` is when it is correlated, its node's
+  // time then, and `stamp` the time it carries, which its evidence shows.
+  bool clock_anomaly = false;
+  TimePoint stamp{};
   Level level = Level::kUnknown;
   std::string node;     // ES node name, else host; the default correlation key
   std::string cluster;  // ES cluster name when the format carries it
@@ -59,6 +63,7 @@ struct LogRecord {
     time = TimePoint{};
     has_time = false;
     time_inherited = false;
+    clock_anomaly = false;
     level = Level::kUnknown;
     node.clear();
     cluster.clear();

@@ -64,6 +64,11 @@ MetricsServer::MetricsServer() : registry_(std::make_shared<prometheus::Registry
                .Name("foreshock_late_records_total")
                .Help("Hit records older than what was already correlated")
                .Register(r);
+  clock_anomalies_ = &BuildCounter()
+                         .Name("foreshock_clock_anomalies_total")
+                         .Help("Records whose stamp their node's clock refuted (a jump no later record "
+                               "confirmed): correlated at the node's time instead")
+                         .Register(r);
   lag_ = &BuildGauge().Name("foreshock_lag_seconds").Help("Wall clock minus the newest event time seen").Register(r);
 }
 
@@ -125,6 +130,7 @@ void MetricsServer::Publish(const TelemetrySnapshot& s) {
   Advance(*rotations_lost_, {}, s.rotations_lost);
   Advance(*evictions_, {}, s.windows_evicted);
   Advance(*late_, {}, s.late_records);
+  Advance(*clock_anomalies_, {}, s.clock_anomalies);
   if (s.newest_event != TimePoint{}) {
     lag_->Add({}).Set(std::chrono::duration<double>(now - s.newest_event).count());
   }

@@ -65,6 +65,7 @@ class MetricsServer {
   prometheus::Family<prometheus::Counter>* rotations_lost_;
   prometheus::Family<prometheus::Counter>* evictions_;
   prometheus::Family<prometheus::Counter>* late_;
+  prometheus::Family<prometheus::Counter>* clock_anomalies_;
   prometheus::Family<prometheus::Gauge>* lag_;
 };
 

@@ -35,6 +35,7 @@ struct TelemetrySnapshot {
   uint64_t rotations_lost = 0;   // rotated files that could not be finished
   uint64_t windows_evicted = 0;  // correlation state dropped to stay within bounds
   uint64_t late_records = 0;
+  uint64_t clock_anomalies = 0;
   TimePoint newest_event{};      // the latest event time seen; zero before any
 };
 

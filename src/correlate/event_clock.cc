@@ -1,0 +1,261 @@
+#include "correlate/event_clock.h"
+
+#include <algorithm>
+
+namespace foreshock {
+namespace {
+
+constexpr auto kLiveDecisionWait = std::chrono::seconds(1);
+constexpr Duration kPlausibleGap = std::chrono::hours(24);
+
+HeldRecord Copy(const LogRecord& record, const std::vector<PatternHit>& hits) {
+  return HeldRecord{record, hits, std::chrono::steady_clock::now()};
+}
+
+}  // namespace
+
+EventClock::EventClock(const EventClockOptions& options, WallClock wall_clock)
+    : options_(options), wall_clock_(std::move(wall_clock)) {}
+
+TimePoint EventClock::WallNow() const {
+  if (wall_clock_) return wall_clock_();
+  return std::chrono::time_point_cast<Duration>(std::chrono::system_clock::now());
+}
+
+EventClock::NodeClock& EventClock::ClockOf(const LogRecord& record) {
+  // Records of a node usually come in runs: the last clock is asked first.
+  const bool named = !record.node.empty();
+  if (last_ != nullptr && (named ? std::string_view(last_key_) == record.node
+                                 : last_key_.size() == record.source.size() + 1 && last_key_[0] == '\x1f' &&
+                                       std::string_view(last_key_).substr(1) == record.source)) {
+    return *last_;
+  }
+  last_key_ = named ? record.node : '\x1f' + std::string(record.source);
+  last_ = &clocks_[last_key_];
+  return *last_;
+}
+
+Duration EventClock::LagOf(std::string_view node) const {
+  if (node.empty()) return Duration(0);
+  const auto found = clocks_.find(std::string(node));
+  if (found == clocks_.end()) return Duration(0);
+  const NodeClock& clock = found->second;
+  if (clock.lag_count < 2) return Duration(0);
+  const size_t samples = std::min(clock.lag_count, kLagSamples);
+  return *std::min_element(clock.lags.begin(), clock.lags.begin() + static_cast<std::ptrdiff_t>(samples));
+}
+
+bool EventClock::Agrees(const NodeClock& clock, TimePoint stamp) const {
+  // The records after a jump go on from it: not back behind it, and not back to the old clock
+  // (a sparse log's next record may be an hour after the last).
+  if (stamp < clock.pending_at - options_.max_jump) return false;
+  const std::optional<TimePoint> now = NowOf(clock);
+  if (!now) return true;
+  if (Near(stamp, *now)) return false;
+  return clock.pending_at > *now || stamp < *now;  // a step back stays behind the old clock
+}
+
+std::optional<TimePoint> EventClock::NowOf(const NodeClock& clock) const {
+  if (clock.known) return clock.clock + (stream_ - clock.stream_at);
+  if (stream_known_) return stream_;
+  return std::nullopt;
+}
+
+void EventClock::Take(NodeClock* clock, TimePoint stamp, bool has_hits) {
+  if (!clock->known || stamp > clock->clock) clock->clock = stamp;
+  clock->known = true;
+  stream_ = stream_known_ ? std::max(stream_, stamp) : stamp;
+  stream_known_ = true;
+  clock->stream_at = stream_;
+  if (has_hits) clock->lags[clock->lag_count++ % kLagSamples] = stream_ - stamp;
+}
+
+bool EventClock::Acceptable(NodeClock& clock, const LogRecord& record, bool live) const {
+  const std::optional<TimePoint> now = NowOf(clock);
+  if (now && Near(record.time, *now)) return true;
+  // Live: a stamp near the wall clock is the node's real time (it was quiet, or its clock was
+  // set right), whatever it logged before.
+  return live && Near(record.time, WallNow());
+}
+
+bool EventClock::Accept(const LogRecord& record, bool has_hits, bool live) {
+  if (!record.has_time || held_count_ > 0) return false;
+  NodeClock& clock = ClockOf(record);
+  if (record.time_inherited) {
+    // Not a stamp of its own: it moves no clock, and goes at its node's time if far from it.
+    const std::optional<TimePoint> now = NowOf(clock);
+    return !now || Near(record.time, *now);
+  }
+  if (!Acceptable(clock, record, live)) return false;
+  Take(&clock, record.time, has_hits);
+  return true;
+}
+
+void EventClock::Hold(const LogRecord& record, const std::vector<PatternHit>& hits, bool live,
+                      std::vector<TimedRecord>* ready) {
+  if (!record.has_time || record.time_inherited) {
+    HoldTimeless(Copy(record, hits), ready);
+    return;
+  }
+  if (!stream_known_) {
+    Open(record, hits, ready);
+    return;
+  }
+  NodeClock& clock = ClockOf(record);
+  if (clock.pending.empty()) {
+    if (Acceptable(clock, record, live)) {
+      Take(&clock, record.time, !hits.empty());
+      ready->push_back({Copy(record, hits), false});
+      ReleaseTimeless(ready);
+      return;
+    }
+    // A stamp far from its node's time: wait for the records after it.
+    clock.pending.push_back(Copy(record, hits));
+    clock.pending_at = record.time;
+    clock.pending_since = std::chrono::steady_clock::now();
+    ++held_count_;
+    return;
+  }
+  if (Agrees(clock, record.time)) {
+    clock.pending.push_back(Copy(record, hits));
+    ++held_count_;
+    if (clock.pending.size() > static_cast<size_t>(options_.confirmations)) {
+      if (clock.known) ++jumps_;
+      Settle(&clock, /*confirmed=*/true, ready);
+    }
+    return;
+  }
+  const TimePoint now = *NowOf(clock);
+  if (Near(record.time, now) || (live && Near(record.time, WallNow()))) {
+    // The node's clock goes on as before: what was held was an anomaly.
+    Settle(&clock, /*confirmed=*/false, ready);
+    Take(&clock, record.time, !hits.empty());
+    ready->push_back({Copy(record, hits), false});
+    return;
+  }
+  // Far from both the node's clock and the held stamp: an anomaly of its own.
+  TimedRecord timed{Copy(record, hits), true};
+  MarkAnomaly(&timed.held.record, now);
+  ready->push_back(std::move(timed));
+}
+
+void EventClock::HoldTimeless(HeldRecord held, std::vector<TimedRecord>* ready) {
+  if (const std::optional<TimePoint> now = NowOf(ClockOf(held.record))) {
+    held.record.time = *now;
+    held.record.has_time = true;
+    const bool anomaly = held.record.clock_anomaly;
+    ready->push_back({std::move(held), anomaly});
+    return;
+  }
+  timeless_.push_back(std::move(held));
+  ++held_count_;
+  if (timeless_.size() > options_.max_held) {
+    // Nothing to time them by yet: the oldest goes as it is.
+    ready->push_back({std::move(timeless_.front()), timeless_.front().record.clock_anomaly});
+    timeless_.pop_front();
+    --held_count_;
+  }
+}
+
+void EventClock::Open(const LogRecord& record, const std::vector<PatternHit>& hits,
+                      std::vector<TimedRecord>* ready) {
+  // The stream's first stamps: held until `confirmations` records after the first agree with
+  // it (go on from it), whatever their nodes, then accepted in the order they came.
+  if (opening_.empty() || record.time >= opening_.front().record.time - options_.max_jump) {
+    if (opening_.empty()) opening_since_ = std::chrono::steady_clock::now();
+    opening_.push_back(Copy(record, hits));
+    ++held_count_;
+    if (opening_.size() > static_cast<size_t>(options_.confirmations)) ReleaseOpening(ready);
+    return;
+  }
+  HeldRecord odd = Copy(record, hits);
+  if (opening_.size() == 1) {
+    // Far behind the only stamp held: that one was off (a stray ahead at the very start).
+    std::swap(odd, opening_.front());
+  } else {
+    ++held_count_;
+  }
+  // It waits, timeless, for a clock to give it its node's time.
+  odd.record.stamp = odd.record.time;
+  odd.record.clock_anomaly = true;
+  odd.record.has_time = false;
+  ++anomalies_;
+  if (opening_.size() == 1) opening_since_ = std::chrono::steady_clock::now();
+  timeless_.push_back(std::move(odd));
+}
+
+void EventClock::ReleaseOpening(std::vector<TimedRecord>* ready) {
+  std::vector<HeldRecord> opening = std::move(opening_);
+  opening_.clear();
+  held_count_ -= opening.size();
+  for (HeldRecord& held : opening) {
+    Take(&ClockOf(held.record), held.record.time, !held.hits.empty());
+    ready->push_back({std::move(held), false});
+  }
+  ReleaseTimeless(ready);
+}
+
+void EventClock::MarkAnomaly(LogRecord* record, TimePoint now) {
+  ++anomalies_;
+  record->stamp = record->time;
+  record->clock_anomaly = true;
+  record->time = now;
+}
+
+void EventClock::Settle(NodeClock* clock, bool confirmed, std::vector<TimedRecord>* ready) {
+  std::vector<HeldRecord> pending = std::move(clock->pending);
+  clock->pending.clear();
+  held_count_ -= pending.size();
+  if (confirmed) {
+    // The node's clock moves to the held stamps, ahead or behind.
+    clock->known = false;
+    for (HeldRecord& held : pending) {
+      Take(clock, held.record.time, !held.hits.empty());
+      ready->push_back({std::move(held), false});
+    }
+  } else {
+    for (HeldRecord& held : pending) {
+      MarkAnomaly(&held.record, *NowOf(*clock));
+      ready->push_back({std::move(held), true});
+    }
+  }
+  ReleaseTimeless(ready);
+}
+
+void EventClock::ReleaseTimeless(std::vector<TimedRecord>* ready) {
+  std::deque<HeldRecord> timeless = std::move(timeless_);
+  timeless_.clear();
+  held_count_ -= timeless.size();
+  for (HeldRecord& held : timeless) {
+    const std::optional<TimePoint> now = NowOf(ClockOf(held.record));
+    if (now) {
+      held.record.time = *now;
+      held.record.has_time = true;
+    }  // else (end of an input with no stamp at all) it goes without a time
+    const bool anomaly = held.record.clock_anomaly;
+    ready->push_back({std::move(held), anomaly});
+  }
+}
+
+void EventClock::Flush(bool end, std::vector<TimedRecord>* ready) {
+  const auto now = std::chrono::steady_clock::now();
+  // Clocks with something held, oldest first, so records go out roughly as they came.
+  std::vector<NodeClock*> waiting;
+  for (auto& [key, clock] : clocks_) {
+    if (!clock.pending.empty() && (end || now - clock.pending_since >= kLiveDecisionWait)) waiting.push_back(&clock);
+  }
+  std::sort(waiting.begin(), waiting.end(),
+            [](const NodeClock* a, const NodeClock* b) { return a->pending_since < b->pending_since; });
+  if (!opening_.empty() && (end || now - opening_since_ >= kLiveDecisionWait)) ReleaseOpening(ready);
+  for (NodeClock* clock : waiting) {
+    // Nothing contradicted the held stamp; only too few records came after it (a file's last
+    // lines after a gap). It stands when within a day of the node's clock: a gap, not a stray.
+    const std::optional<TimePoint> node_now = NowOf(*clock);
+    const bool plausible = !node_now || (clock->pending_at > *node_now ? clock->pending_at - *node_now
+                                                                         : *node_now - clock->pending_at) <= kPlausibleGap;
+    Settle(clock, /*confirmed=*/plausible, ready);
+  }
+  if (end || stream_known_) ReleaseTimeless(ready);
+}
+
+}  // namespace foreshock

@@ -1,0 +1,132 @@
+#pragma once
+
+// EventClock decides the time at which each record is correlated, so that no single line can
+// drag event time. It keeps one clock per node (the node that logged the record; records that
+// name none share their input's): the newest stamp it accepted from that node, carried
+// forward by the stream's progress since (a node that went quiet moves on with the others,
+// and a node whose clock is steadily minutes off keeps its own time). A stamp within
+// max_jump of its node's clock is accepted as it is: the common case, decided without a copy.
+// A stamp farther away, ahead or behind (a clock jump, a stray line of another program, a
+// line stamped years off), is held with the records after it until `confirmations` more
+// records of the node agree with it (then the node's clock moves there and they are
+// correlated at their own stamps; agreeing means going on from it, however far: a sparse log's
+// next line may come an hour later), or a record of the node agrees with the old clock (then
+// the held stamp was an anomaly: correlated at the node's current time, its own stamp kept
+// for the evidence, counted and reported). At end of input a stamp still held, which no record
+// contradicted, stands when it is within a day of its node's clock (a file's last lines after
+// a gap), and is an anomaly otherwise (a stray stamped years off). Live inputs accept a stamp within max_jump of
+// the wall clock at once (a node quiet for an hour is not a jump), and decide a held stamp
+// after a second of wall-clock time. Records with no time at all are correlated at their
+// node's current time (held until some clock exists). Not thread-safe.
+
+#include <array>
+#include <chrono>
+#include <deque>
+#include <functional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "base/time.h"
+#include "correlate/reorder_buffer.h"
+#include "decode/log_record.h"
+
+namespace foreshock {
+
+struct EventClockOptions {
+  Duration max_jump = std::chrono::minutes(5);
+  int confirmations = 2;  // records after a jump that must agree with it
+  size_t max_held = 1024;  // records held at once, all nodes together
+};
+
+// A record the clock has let go, at the time it is to be correlated (record.time; its own
+// stamp in record.stamp when that differs: a clock anomaly).
+struct TimedRecord {
+  HeldRecord held;
+  bool anomaly = false;
+};
+
+class EventClock {
+ public:
+  using WallClock = std::function<TimePoint()>;
+  explicit EventClock(const EventClockOptions& options, WallClock wall_clock = nullptr);
+
+  // The common case, no copy: true when `record` (live or not) may be correlated at its own
+  // stamp now; its node's clock and the stream's move accordingly.
+  bool Accept(const LogRecord& record, bool has_hits, bool live);
+  // For a record Accept() refused: holds a copy with its hits, and appends to *ready (in
+  // order) whatever may now be correlated.
+  void Hold(const LogRecord& record, const std::vector<PatternHit>& hits, bool live,
+            std::vector<TimedRecord>* ready);
+  // Lets go of what waits: everything at end of input (`end`), else (live inputs gone quiet)
+  // what has waited a second of wall-clock time.
+  void Flush(bool end, std::vector<TimedRecord>* ready);
+
+  // Notes records passed over without being handed out (quiet runs): the stream's newest time.
+  void NoteStream(TimePoint newest) { stream_ = std::max(stream_, newest); }
+  // The newest accepted time of all nodes; zero before any.
+  TimePoint stream() const { return stream_; }
+  // How far `node`'s stamps have lately been behind the stream's newest: the least over its
+  // last 8 records with hits (zero before 2 of them), so that a node whose clock is steadily
+  // minutes slow against the others shows it and one late line does not. Only records with
+  // hits count: those are handed out alike whether quiet runs are passed over or not.
+  Duration LagOf(std::string_view node) const;
+  // True while some record is held: every record must then come through Accept().
+  bool holding() const { return held_count_ > 0; }
+  uint64_t anomalies() const { return anomalies_; }
+  uint64_t jumps() const { return jumps_; }
+
+ private:
+  static constexpr size_t kLagSamples = 8;
+  struct NodeClock {
+    bool known = false;
+    TimePoint clock{};       // the newest stamp accepted
+    TimePoint stream_at{};   // the stream's time when it was accepted
+    // How far its last few records with hits were behind the stream, newest at lag_next - 1.
+    std::array<Duration, kLagSamples> lags{};
+    size_t lag_count = 0;
+    // A stamp not yet confirmed, with the records held since (the first is the stamp's).
+    std::vector<HeldRecord> pending;
+    TimePoint pending_at{};
+    std::chrono::steady_clock::time_point pending_since{};
+  };
+
+  NodeClock& ClockOf(const LogRecord& record);
+  // Whether `record` may be correlated at its own stamp, given its node's clock.
+  bool Acceptable(NodeClock& clock, const LogRecord& record, bool live) const;
+  // The node's time now, or nullopt when neither it nor the stream has any.
+  std::optional<TimePoint> NowOf(const NodeClock& clock) const;
+  // Whether `stamp` of the node confirms its held stamp.
+  bool Agrees(const NodeClock& clock, TimePoint stamp) const;
+  bool Near(TimePoint a, TimePoint b) const { return (a > b ? a - b : b - a) <= options_.max_jump; }
+  void Take(NodeClock* clock, TimePoint stamp, bool has_hits);
+  // The held records of `clock` go: at their own stamps (`confirmed`), else as anomalies at
+  // the node's current time.
+  void Settle(NodeClock* clock, bool confirmed, std::vector<TimedRecord>* ready);
+  // Lets go of the records held for want of any clock, at their nodes' time.
+  void ReleaseTimeless(std::vector<TimedRecord>* ready);
+  // A record with no stamp of its own: at its node's time, or held until there is one.
+  void HoldTimeless(HeldRecord held, std::vector<TimedRecord>* ready);
+  // The stream's first stamps, before any clock exists (see Open's comment).
+  void Open(const LogRecord& record, const std::vector<PatternHit>& hits, std::vector<TimedRecord>* ready);
+  void ReleaseOpening(std::vector<TimedRecord>* ready);
+  // Counts an anomaly and moves `record` to `now`, keeping its stamp.
+  void MarkAnomaly(LogRecord* record, TimePoint now);
+  TimePoint WallNow() const;
+
+  EventClockOptions options_;
+  WallClock wall_clock_;
+  std::unordered_map<std::string, NodeClock> clocks_;
+  std::string last_key_;
+  NodeClock* last_ = nullptr;
+  std::deque<HeldRecord> timeless_;  // no time and no clock yet to give them one
+  std::vector<HeldRecord> opening_;  // the stream's first stamps, until confirmed
+  std::chrono::steady_clock::time_point opening_since_{};
+  TimePoint stream_{};
+  bool stream_known_ = false;
+  size_t held_count_ = 0;
+  uint64_t anomalies_ = 0;
+  uint64_t jumps_ = 0;
+};
+
+}  // namespace foreshock
