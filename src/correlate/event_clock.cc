@@ -7,6 +7,7 @@ namespace {
 
 constexpr auto kLiveDecisionWait = std::chrono::seconds(1);
 constexpr Duration kPlausibleGap = std::chrono::hours(24);
+constexpr size_t kMaxOpening = 64;  // stream's first stamps held at most
 
 HeldRecord Copy(const LogRecord& record, const std::vector<PatternHit>& hits) {
   return HeldRecord{record, hits, std::chrono::steady_clock::now()};
@@ -49,6 +50,7 @@ bool EventClock::Agrees(const NodeClock& clock, TimePoint stamp) const {
   // The records after a jump go on from it: not back behind it, and not back to the old clock
   // (a sparse log's next record may be an hour after the last).
   if (stamp < clock.pending_at - options_.max_jump) return false;
+  if (stamp > clock.pending.back().record.time + kPlausibleGap) return false;  // a second leap
   const std::optional<TimePoint> now = NowOf(clock);
   if (!now) return true;
   if (Near(stamp, *now)) return false;
@@ -157,40 +159,62 @@ void EventClock::HoldTimeless(HeldRecord held, std::vector<TimedRecord>* ready) 
   }
 }
 
-void EventClock::Open(const LogRecord& record, const std::vector<PatternHit>& hits,
-                      std::vector<TimedRecord>* ready) {
-  // The stream's first stamps: held until `confirmations` records after the first agree with
-  // it (go on from it), whatever their nodes, then accepted in the order they came.
-  if (opening_.empty() || record.time >= opening_.front().record.time - options_.max_jump) {
-    if (opening_.empty()) opening_since_ = std::chrono::steady_clock::now();
-    opening_.push_back(Copy(record, hits));
-    ++held_count_;
-    if (opening_.size() > static_cast<size_t>(options_.confirmations)) ReleaseOpening(ready);
-    return;
-  }
-  HeldRecord odd = Copy(record, hits);
-  if (opening_.size() == 1) {
-    // Far behind the only stamp held: that one was off (a stray ahead at the very start).
-    std::swap(odd, opening_.front());
-  } else {
-    ++held_count_;
-  }
-  // It waits, timeless, for a clock to give it its node's time.
-  odd.record.stamp = odd.record.time;
-  odd.record.clock_anomaly = true;
-  odd.record.has_time = false;
-  ++anomalies_;
-  if (opening_.size() == 1) opening_since_ = std::chrono::steady_clock::now();
-  timeless_.push_back(std::move(odd));
+bool EventClock::GoesOnFrom(TimePoint from, TimePoint stamp) const {
+  return stamp >= from - options_.max_jump && stamp <= from + kPlausibleGap;
 }
 
-void EventClock::ReleaseOpening(std::vector<TimedRecord>* ready) {
+void EventClock::Open(const LogRecord& record, const std::vector<PatternHit>& hits,
+                      std::vector<TimedRecord>* ready) {
+  // The stream's first stamps, before any clock exists: held until one of them has
+  // `confirmations` later stamps going on from it (whatever their nodes); that one sets the
+  // stream's time. With one stray among the first lines, ahead or behind, the others win.
+  if (opening_.empty()) opening_since_ = std::chrono::steady_clock::now();
+  opening_.push_back(Copy(record, hits));
+  ++held_count_;
+  for (size_t i = 0; i < opening_.size(); ++i) {
+    if (FollowersOf(i) >= static_cast<size_t>(options_.confirmations)) {
+      ReleaseOpening(i, ready);
+      return;
+    }
+  }
+  if (opening_.size() >= kMaxOpening) ReleaseOpening(BestOpening(), ready);
+}
+
+size_t EventClock::FollowersOf(size_t candidate) const {
+  size_t followers = 0;
+  for (size_t j = candidate + 1; j < opening_.size(); ++j) {
+    followers += GoesOnFrom(opening_[candidate].record.time, opening_[j].record.time) ? 1 : 0;
+  }
+  return followers;
+}
+
+size_t EventClock::BestOpening() const {
+  size_t best = 0;
+  for (size_t i = 1; i < opening_.size(); ++i) {
+    if (FollowersOf(i) > FollowersOf(best)) best = i;
+  }
+  return best;
+}
+
+void EventClock::ReleaseOpening(size_t epoch, std::vector<TimedRecord>* ready) {
   std::vector<HeldRecord> opening = std::move(opening_);
   opening_.clear();
   held_count_ -= opening.size();
-  for (HeldRecord& held : opening) {
-    Take(&ClockOf(held.record), held.record.time, !held.hits.empty());
-    ready->push_back({std::move(held), false});
+  const TimePoint from = opening[epoch].record.time;
+  std::vector<HeldRecord> odd;
+  for (size_t i = 0; i < opening.size(); ++i) {
+    const TimePoint time = opening[i].record.time;
+    const bool fits = i < epoch ? Near(time, from) : GoesOnFrom(from, time);
+    if (!fits) {
+      odd.push_back(std::move(opening[i]));
+      continue;
+    }
+    Take(&ClockOf(opening[i].record), time, !opening[i].hits.empty());
+    ready->push_back({std::move(opening[i]), false});
+  }
+  for (HeldRecord& held : odd) {
+    MarkAnomaly(&held.record, *NowOf(ClockOf(held.record)));
+    ready->push_back({std::move(held), true});
   }
   ReleaseTimeless(ready);
 }
@@ -246,7 +270,7 @@ void EventClock::Flush(bool end, std::vector<TimedRecord>* ready) {
   }
   std::sort(waiting.begin(), waiting.end(),
             [](const NodeClock* a, const NodeClock* b) { return a->pending_since < b->pending_since; });
-  if (!opening_.empty() && (end || now - opening_since_ >= kLiveDecisionWait)) ReleaseOpening(ready);
+  if (!opening_.empty() && (end || now - opening_since_ >= kLiveDecisionWait)) ReleaseOpening(BestOpening(), ready);
   for (NodeClock* clock : waiting) {
     // Nothing contradicted the held stamp; only too few records came after it (a file's last
     // lines after a gap). It stands when within a day of the node's clock: a gap, not a stray.

@@ -109,7 +109,14 @@ class EventClock {
   void HoldTimeless(HeldRecord held, std::vector<TimedRecord>* ready);
   // The stream's first stamps, before any clock exists (see Open's comment).
   void Open(const LogRecord& record, const std::vector<PatternHit>& hits, std::vector<TimedRecord>* ready);
-  void ReleaseOpening(std::vector<TimedRecord>* ready);
+  // Whether `stamp` goes on from `from`: not far behind it, not a day past it.
+  bool GoesOnFrom(TimePoint from, TimePoint stamp) const;
+  // How many held first stamps after opening_[candidate] go on from it.
+  size_t FollowersOf(size_t candidate) const;
+  size_t BestOpening() const;
+  // Lets the first stamps go, the stream's time set by opening_[epoch]: those that do not fit
+  // it are anomalies.
+  void ReleaseOpening(size_t epoch, std::vector<TimedRecord>* ready);
   // Counts an anomaly and moves `record` to `now`, keeping its stamp.
   void MarkAnomaly(LogRecord* record, TimePoint now);
   TimePoint WallNow() const;
