@@ -107,22 +107,49 @@ Status Follower::Step(Pipeline* pipeline, bool* got_data) {
   // so that the caller checkpoints between them: a watcher killed mid-drain resumes where
   // the last slice ended, not where the drain began.
   const auto slice_end = std::chrono::steady_clock::now() + kMaxSlice;
-  for (auto& [path, file] : files_) {
+  // What every file has now is merged by event time, as scan merges files: a backlog (a
+  // restart, --from beginning) of a node's server log and slow log is read in order, not one
+  // file after the other. A file with nothing more now is not waited for.
+  struct Head {
+    const std::string* path;
+    RecordReader* reader;
     LogRecord record;
-    while (std::chrono::steady_clock::now() < slice_end) {
-      // Each file is followed on its own, not merged by time with the others.
-      uint64_t passed = 0;
-      FORESHOCK_RETURN_IF_ERROR(pipeline->PassQuietRun(file.reader.get(), TimePoint::max(), /*live=*/true, &passed));
-      *got_data = *got_data || passed > 0;
-      auto next = file.reader->Read(&record, Duration(0));
-      if (!next.ok()) {
-        spdlog::warn("{}: {}; will retry", path, next.status().message());
-        break;
-      }
-      if (*next != RecordReader::Next::kRecord) break;
-      *got_data = true;
-      FORESHOCK_RETURN_IF_ERROR(pipeline->Process(record, /*live=*/true));
+    bool full = false;
+    bool drained = false;
+  };
+  std::vector<Head> heads;
+  heads.reserve(files_.size());
+  for (auto& [path, file] : files_) heads.push_back({&path, file.reader.get()});
+  auto earliest = [&](const Head* except) {
+    TimePoint at = TimePoint::max();
+    for (const Head& head : heads) {
+      if (&head == except || head.drained) continue;
+      at = head.full ? std::min(at, head.record.time) : TimePoint::min();
     }
+    return at;
+  };
+  while (true) {
+    const bool in_time = std::chrono::steady_clock::now() < slice_end;
+    Head* next_head = nullptr;
+    for (Head& head : heads) {
+      if (!head.full && !head.drained && in_time) {
+        uint64_t passed = 0;
+        FORESHOCK_RETURN_IF_ERROR(pipeline->PassQuietRun(head.reader, earliest(&head), /*live=*/true, &passed));
+        *got_data = *got_data || passed > 0;
+        auto next = head.reader->Read(&head.record, Duration(0));
+        if (!next.ok()) spdlog::warn("{}: {}; will retry", *head.path, next.status().message());
+        head.full = next.ok() && *next == RecordReader::Next::kRecord;
+        head.drained = !head.full;
+      }
+      if (head.full && (next_head == nullptr || head.record.time < next_head->record.time)) next_head = &head;
+    }
+    // Out of time, the records already read still go (each handed-out record is processed
+    // before Step returns, so a checkpoint never passes over one).
+    if (next_head == nullptr) break;
+    *got_data = true;
+    next_head->full = false;
+    FORESHOCK_RETURN_IF_ERROR(pipeline->Process(next_head->record, /*live=*/true));
+    if (!in_time) next_head->drained = true;
   }
   return Status();
 }

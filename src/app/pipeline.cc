@@ -238,12 +238,12 @@ Status Pipeline::PassQuietRun(RecordStream* input, TimePoint others_earliest, bo
   TimePoint newest;
   const uint64_t count = input->SkipQuietRun(before, &newest);
   if (passed != nullptr) *passed = count;
-  return count > 0 ? PassQuiet(count, newest, live) : Status();
+  return count > 0 ? PassQuiet(input->name(), count, newest, live) : Status();
 }
 
-Status Pipeline::PassQuiet(uint64_t count, TimePoint newest, bool live) {
+Status Pipeline::PassQuiet(std::string_view input, uint64_t count, TimePoint newest, bool live) {
   summary_.records += count;
-  clock_.NoteStream(newest);
+  clock_.NoteStream(input, newest);
   NoteTime(newest, live);
   reorder_.Observe(newest);
   records_since_tick_check_ += static_cast<uint32_t>(std::min<uint64_t>(count, 1024));

@@ -131,7 +131,7 @@ class Pipeline {
   Status FlushClock(bool live, bool end);
   void ReportAnomaly(const LogRecord& record);
   // Accounts for `count` such records, the newest at `newest`, as Process() would have.
-  Status PassQuiet(uint64_t count, TimePoint newest, bool live);
+  Status PassQuiet(std::string_view input, uint64_t count, TimePoint newest, bool live);
   // Applies the hits the reorder buffer lets go, in event-time order.
   Status Release(bool live, bool end);
   Status Emit(std::vector<Alert>* alerts);

@@ -24,26 +24,37 @@ TimePoint EventClock::WallNow() const {
 }
 
 EventClock::NodeClock& EventClock::ClockOf(const LogRecord& record) {
-  // Records of a node usually come in runs: the last clock is asked first.
-  const bool named = !record.node.empty();
-  if (last_ != nullptr && (named ? std::string_view(last_key_) == record.node
-                                 : last_key_.size() == record.source.size() + 1 && last_key_[0] == '\x1f' &&
-                                       std::string_view(last_key_).substr(1) == record.source)) {
+  // Records of a node usually come in runs: the last clock is asked first. Its key is the
+  // input, then the node.
+  if (last_ != nullptr && record.source.size() == last_source_size_ &&
+      std::string_view(last_key_).substr(0, last_source_size_) == record.source &&
+      std::string_view(last_key_).substr(last_source_size_ + 1) == record.node) {
     return *last_;
   }
-  last_key_ = named ? record.node : '\x1f' + std::string(record.source);
-  last_ = &clocks_[last_key_];
+  last_key_.assign(record.source);
+  last_key_ += '\x1f';
+  last_key_ += record.node;
+  last_source_size_ = record.source.size();
+  auto [found, added] = clocks_.try_emplace(last_key_);
+  last_ = &found->second;
+  if (added) {
+    last_->input = &inputs_[std::string(record.source)];
+    if (!record.node.empty()) by_node_[record.node].push_back(last_);
+  }
   return *last_;
 }
 
 Duration EventClock::LagOf(std::string_view node) const {
   if (node.empty()) return Duration(0);
-  const auto found = clocks_.find(std::string(node));
-  if (found == clocks_.end()) return Duration(0);
-  const NodeClock& clock = found->second;
-  if (clock.lag_count < 2) return Duration(0);
-  const size_t samples = std::min(clock.lag_count, kLagSamples);
-  return *std::min_element(clock.lags.begin(), clock.lags.begin() + static_cast<std::ptrdiff_t>(samples));
+  const auto found = by_node_.find(std::string(node));
+  if (found == by_node_.end()) return Duration(0);
+  Duration least = Duration::max();
+  for (const NodeClock* clock : found->second) {
+    if (clock->lag_count < 2) return Duration(0);
+    const size_t samples = std::min(clock->lag_count, kLagSamples);
+    least = std::min(least, *std::min_element(clock->lags.begin(), clock->lags.begin() + static_cast<std::ptrdiff_t>(samples)));
+  }
+  return least;
 }
 
 bool EventClock::Agrees(const NodeClock& clock, TimePoint stamp) const {
@@ -58,7 +69,8 @@ bool EventClock::Agrees(const NodeClock& clock, TimePoint stamp) const {
 }
 
 std::optional<TimePoint> EventClock::NowOf(const NodeClock& clock) const {
-  if (clock.known) return clock.clock + (stream_ - clock.stream_at);
+  if (clock.known) return clock.clock + (clock.input->newest - clock.stream_at);
+  if (clock.input->known) return clock.input->newest;
   if (stream_known_) return stream_;
   return std::nullopt;
 }
@@ -68,8 +80,11 @@ void EventClock::Take(NodeClock* clock, TimePoint stamp, bool has_hits) {
   clock->known = true;
   stream_ = stream_known_ ? std::max(stream_, stamp) : stamp;
   stream_known_ = true;
-  clock->stream_at = stream_;
-  if (has_hits) clock->lags[clock->lag_count++ % kLagSamples] = stream_ - stamp;
+  InputClock& input = *clock->input;
+  input.newest = input.known ? std::max(input.newest, stamp) : stamp;
+  input.known = true;
+  clock->stream_at = input.newest;
+  if (has_hits) clock->lags[clock->lag_count++ % kLagSamples] = input.newest - stamp;
 }
 
 bool EventClock::Acceptable(NodeClock& clock, const LogRecord& record, bool live) const {
@@ -157,6 +172,13 @@ void EventClock::HoldTimeless(HeldRecord held, std::vector<TimedRecord>* ready) 
     timeless_.pop_front();
     --held_count_;
   }
+}
+
+void EventClock::NoteStream(std::string_view input, TimePoint newest) {
+  stream_ = std::max(stream_, newest);
+  InputClock& clock = inputs_[std::string(input)];
+  clock.newest = clock.known ? std::max(clock.newest, newest) : newest;
+  clock.known = true;
 }
 
 bool EventClock::GoesOnFrom(TimePoint from, TimePoint stamp) const {

@@ -1,10 +1,11 @@
 #pragma once
 
 // EventClock decides the time at which each record is correlated, so that no single line can
-// drag event time. It keeps one clock per node (the node that logged the record; records that
-// name none share their input's): the newest stamp it accepted from that node, carried
-// forward by the stream's progress since (a node that went quiet moves on with the others,
-// and a node whose clock is steadily minutes off keeps its own time). A stamp within
+// drag event time. It keeps one clock per input and node (the node that logged the record):
+// the newest stamp it accepted from that node there, carried forward by the input's progress
+// since (in a merged stream, a node that went quiet moves on with the others, and a node whose
+// clock is steadily minutes off keeps its own time). Inputs are not compared with each other:
+// files read in bursts arrive minutes apart without any clock being wrong. A stamp within
 // max_jump of its node's clock is accepted as it is: the common case, decided without a copy.
 // A stamp farther away, ahead or behind (a clock jump, a stray line of another program, a
 // line stamped years off), is held with the records after it until `confirmations` more
@@ -62,14 +63,15 @@ class EventClock {
   // what has waited a second of wall-clock time.
   void Flush(bool end, std::vector<TimedRecord>* ready);
 
-  // Notes records passed over without being handed out (quiet runs): the stream's newest time.
-  void NoteStream(TimePoint newest) { stream_ = std::max(stream_, newest); }
+  // Notes records of `input` passed over without being handed out (quiet runs): its newest time.
+  void NoteStream(std::string_view input, TimePoint newest);
   // The newest accepted time of all nodes; zero before any.
   TimePoint stream() const { return stream_; }
-  // How far `node`'s stamps have lately been behind the stream's newest: the least over its
-  // last 8 records with hits (zero before 2 of them), so that a node whose clock is steadily
-  // minutes slow against the others shows it and one late line does not. Only records with
-  // hits count: those are handed out alike whether quiet runs are passed over or not.
+  // How far `node`'s stamps have lately been behind its input's newest: the least over its
+  // last 8 records with hits (zero before 2 of them; the least over its inputs), so that a
+  // node whose clock is steadily minutes slow against the others in a merged stream shows it
+  // and one late line does not. Only records with hits count: those are handed out alike
+  // whether quiet runs are passed over or not.
   Duration LagOf(std::string_view node) const;
   // True while some record is held: every record must then come through Accept().
   bool holding() const { return held_count_ > 0; }
@@ -78,10 +80,17 @@ class EventClock {
 
  private:
   static constexpr size_t kLagSamples = 8;
+  // One input's newest accepted stamp: its lines arrive in the order they were written, so
+  // it is the time of the input, which its nodes' clocks move on with.
+  struct InputClock {
+    bool known = false;
+    TimePoint newest{};
+  };
   struct NodeClock {
+    InputClock* input = nullptr;
     bool known = false;
     TimePoint clock{};       // the newest stamp accepted
-    TimePoint stream_at{};   // the stream's time when it was accepted
+    TimePoint stream_at{};   // its input's time when it was accepted
     // How far its last few records with hits were behind the stream, newest at lag_next - 1.
     std::array<Duration, kLagSamples> lags{};
     size_t lag_count = 0;
@@ -123,8 +132,11 @@ class EventClock {
 
   EventClockOptions options_;
   WallClock wall_clock_;
-  std::unordered_map<std::string, NodeClock> clocks_;
+  std::unordered_map<std::string, NodeClock> clocks_;  // by input, then node
+  std::unordered_map<std::string, InputClock> inputs_;
+  std::unordered_map<std::string, std::vector<const NodeClock*>> by_node_;
   std::string last_key_;
+  size_t last_source_size_ = 0;
   NodeClock* last_ = nullptr;
   std::deque<HeldRecord> timeless_;  // no time and no clock yet to give them one
   std::vector<HeldRecord> opening_;  // the stream's first stamps, until confirmed

@@ -134,32 +134,48 @@ std::string ShiftStamps(const std::string& text, seconds by) {
 
 std::string NodeOfFile(const std::string& name) { return name.substr(0, name.find_first_of("._")); }
 
-std::string MergedByTime(const std::vector<LogFile>& files, const std::string& skewed_node, seconds skew) {
+std::vector<Arrival> ArrivalOrder(const std::vector<LogFile>& files, const std::string& skewed_node, seconds skew) {
   struct Entry {
     Clock::time_point time;
     size_t file;
     size_t index;
     const RawRecord* record;
-    bool skewed;
   };
   std::vector<std::vector<RawRecord>> split;
   for (const LogFile& file : files) split.push_back(SplitRecords(file.bytes));
   std::vector<Entry> entries;
   for (size_t f = 0; f < split.size(); ++f) {
+    const std::vector<RawRecord>& records = split[f];
     Clock::time_point last{};
-    for (size_t i = 0; i < split[f].size(); ++i) {
-      if (split[f][i].stamp) last = *split[f][i].stamp;
-      entries.push_back({last, f, i, &split[f][i], !skewed_node.empty() && NodeOfFile(files[f].name) == skewed_node});
+    for (size_t i = 0; i < records.size(); ++i) {
+      std::vector<Clock::time_point> around;
+      for (size_t j = i == 0 ? 0 : i - 1; j <= i + 1 && j < records.size(); ++j) {
+        if (records[j].stamp) around.push_back(*records[j].stamp);
+      }
+      if (records[i].stamp && around.size() == 3) {
+        std::sort(around.begin(), around.end());
+        last = std::max(last, around[1]);
+      } else if (records[i].stamp) {
+        last = std::max(last, *records[i].stamp);
+      }
+      entries.push_back({last, f, i, &records[i]});
     }
   }
   std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
     return a.time != b.time ? a.time < b.time : a.file != b.file ? a.file < b.file : a.index < b.index;
   });
-  std::string out;
+  std::vector<Arrival> arrivals;
   for (const Entry& entry : entries) {
-    out += entry.skewed ? ShiftStamps(entry.record->text, skew) : entry.record->text;
-    if (!out.empty() && out.back() != '\n') out += '\n';
+    const bool skewed = !skewed_node.empty() && NodeOfFile(files[entry.file].name) == skewed_node;
+    arrivals.push_back({entry.file, skewed ? ShiftStamps(entry.record->text, skew) : entry.record->text});
+    if (arrivals.back().text.back() != '\n') arrivals.back().text += '\n';
   }
+  return arrivals;
+}
+
+std::string MergedByTime(const std::vector<LogFile>& files) {
+  std::string out;
+  for (const Arrival& arrival : ArrivalOrder(files)) out += arrival.text;
   return out;
 }
 
@@ -167,12 +183,12 @@ std::vector<Perturbation> Perturbations() {
   using Files = std::vector<LogFile>;
   std::vector<Perturbation> list;
   auto add = [&](std::string name, auto apply, bool for_streams_only = false) {
-    list.push_back({std::move(name), Expectation::kSameAlerts, Expectation::kSameAlerts, for_streams_only, apply, {}});
+    list.push_back({std::move(name), Expectation::kSameAlerts, Expectation::kSameAlerts, for_streams_only, apply,
+                    seconds(0)});
   };
   auto add_skew = [&](std::string name, seconds by) {
     list.push_back({std::move(name), Expectation::kNoWarningLost, Expectation::kSameAlertsAndStages, false,
-                    [by](const Files& files, std::mt19937*) { return Skew(files, by); },
-                    [by](const Files& files) { return MergedByTime(files, NodeOfFile(files.front().name), by); }});
+                    [by](const Files& files, std::mt19937*) { return Skew(files, by); }, by});
   };
   add("jvm-warning-first", [](const Files& files, std::mt19937*) {
     return Prepend(files,

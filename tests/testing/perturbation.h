@@ -37,11 +37,21 @@ std::string ShiftStamps(const std::string& text, std::chrono::seconds by);
 // belongs to "es-data-2").
 std::string NodeOfFile(const std::string& name);
 
-// All records of all files as one stream, in time order (a file's own order kept for equal
-// stamps, records without a stamp staying behind the one before): what a shipper delivers.
-// With `skewed_node`, that node's records are then stamped `skew` off, where they arrived.
-std::string MergedByTime(const std::vector<LogFile>& files, const std::string& skewed_node = "",
-                         std::chrono::seconds skew = std::chrono::seconds(0));
+// A record as it arrives: which file it is written to, and its bytes.
+struct Arrival {
+  size_t file = 0;
+  std::string text;
+};
+
+// The records of all files in the order they are written, as a node writes its files and a
+// shipper delivers them: by time (a record stands where the middle stamp of itself and its
+// two neighbours in its file puts it, so a stray stamp stays where it was written; a file's
+// own order is kept for equal times). With `skewed_node`, that node's records are stamped
+// `skew` off where they arrive.
+std::vector<Arrival> ArrivalOrder(const std::vector<LogFile>& files, const std::string& skewed_node = "",
+                                  std::chrono::seconds skew = std::chrono::seconds(0));
+// ArrivalOrder() as one stream.
+std::string MergedByTime(const std::vector<LogFile>& files);
 
 enum class Expectation {
   kSameAlerts,      // exactly the clean stream's alerts, times to the millisecond
@@ -61,9 +71,10 @@ struct Perturbation {
   // Only where it changes what is read: the cut stream is the same files for scan and replay.
   bool for_streams_only = false;
   std::function<std::vector<LogFile>(const std::vector<LogFile>&, std::mt19937*)> apply;
-  // The merged stream a shipper delivers, when not MergedByTime(apply(...)): a skewed node's
-  // lines arrive when they were written, stamped off.
-  std::function<std::string(const std::vector<LogFile>&)> stream;
+  // For a skewed node: how its lines arrive among the others', when they were written but
+  // stamped off (ArrivalOrder() of the clean files with these), where apply() alone would
+  // move them.
+  std::chrono::seconds skew{0};
 };
 
 // The perturbations the issue lists, and a few more ways real streams differ from clean files.
