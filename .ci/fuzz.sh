@@ -10,16 +10,18 @@ seconds="${FUZZ_SECONDS:-30}"
 build=build-fuzz
 CC=clang-14 CXX=clang++-14 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFORESHOCK_WERROR=ON \
   -DFORESHOCK_BUILD_TESTS=OFF -DFORESHOCK_FUZZ=ON -DFORESHOCK_SANITIZE=address,undefined,fuzzer-no-link >/dev/null
-cmake --build "$build" -j"$(nproc)" --target framing_fuzz decoder_fuzz timestamp_fuzz catalog_fuzz reader_fuzz
+cmake --build "$build" -j"$(nproc)" --target framing_fuzz decoder_fuzz timestamp_fuzz catalog_fuzz reader_fuzz time_fuzz
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 seeds="$work/seeds"
-mkdir -p "$seeds"/{framing,decoder,timestamp,catalog,reader}
+mkdir -p "$seeds"/{framing,decoder,timestamp,catalog,reader,time}
 # framing: whole sample files (their first byte also picks the chunk size).
 cp samples/formats/* "$seeds/framing/"
 # reader: whole sample files (their first byte picks the read sizes).
 cp samples/formats/* "$seeds/reader/"
+# time: any bytes are a program writing a multi-node stream; the samples make varied ones.
+cp samples/formats/* "$seeds/time/"
 # decoder and timestamp: single lines of every sample format, and their first 40 bytes.
 n=0
 for sample in samples/formats/*; do
@@ -34,7 +36,7 @@ for sample in samples/formats/*; do
 done
 cp patterns/elasticsearch/*.yaml "$seeds/catalog/"
 
-for target in framing decoder timestamp catalog reader; do
+for target in framing decoder timestamp catalog reader time; do
   echo "== fuzz $target for ${seconds}s"
   mkdir -p "$work/corpus/$target"
   if ! ASAN_OPTIONS=detect_leaks=1 "$build/tests/fuzz/${target}_fuzz" -max_total_time="$seconds" -timeout=10 \

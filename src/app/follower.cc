@@ -119,7 +119,11 @@ Status Follower::Step(Pipeline* pipeline, bool* got_data) {
   };
   std::vector<Head> heads;
   heads.reserve(files_.size());
-  for (auto& [path, file] : files_) heads.push_back({&path, file.reader.get()});
+  for (auto& [path, file] : files_) {
+    heads.emplace_back();
+    heads.back().path = &path;
+    heads.back().reader = file.reader.get();
+  }
   auto earliest = [&](const Head* except) {
     TimePoint at = TimePoint::max();
     for (const Head& head : heads) {

@@ -16,8 +16,32 @@
 // order (the ReorderBuffer restores it) and still tolerates some disorder: windows count
 // around each hit's own time and a sequence's early later steps are held until it starts.
 // Late records are still used, and counted. The same record seen twice (within
-// `allowed_lateness`) is counted once. State is bounded: at most max_groups groups (the least
-// recently hit is evicted, and counted). Not thread-safe.
+// `allowed_lateness` of its arrival) is counted once. State is bounded: at most max_groups
+// groups (the least recently hit is evicted, and counted). Not thread-safe.
+//
+// The time model, stage by stage (the README says it in short):
+// - A record's stamp is the time it carries (its line's, else its envelope's: journald,
+//   Filebeat, container runtimes). No record is ever stamped with the wall clock: one without a
+//   time takes the previous record's of its input (RecordReader), and before the input's first
+//   timed record it is held until that one comes and takes its time; at the end of an input
+//   that never had one it goes untimed and EventClock gives it its node's time.
+// - Its correlation time is decided by EventClock (event_clock.h), which keeps one clock per
+//   input and node: normally the stamp; for a stamp more than max_clock_jump from its node's
+//   clock (ahead or behind) that the node's next records do not confirm, the node's time then
+//   (a clock anomaly: its evidence keeps its stamp). One record can move neither its node's
+//   clock nor any other: a jump moves a clock only once 2 more records go on from it, and the
+//   stream's first stamps wait until one of them is confirmed so.
+// - The Pipeline merges inputs by correlation time (a stray stamp does not hold its input
+//   back), holds hits in the ReorderBuffer until the newest time seen is allowed_lateness past
+//   them, and calls AdvanceTo() with that settled time; live inputs also move it on with the
+//   wall clock while idle (OnIdle), and let held hits go after 30 ms.
+// - Here, hits are counted at their correlation time, and a hit about another node (its
+//   subject) is moved onto that node's clock by the difference of the two nodes' lags. Time-
+//   driven decisions (resolutions, absences, forgetting) judge each group at the settled time
+//   less its node's lag: how far that node's stamps run behind its input's newest, as
+//   EventClock measures it (zero unless more than allowed_lateness). So in a merged stream a
+//   node whose clock is steadily minutes slow is neither taken for silent nor resolved early;
+//   separate inputs are never compared (a file read in bursts is no skew).
 
 #include <list>
 #include <nlohmann/json.hpp>

@@ -115,6 +115,13 @@ void EventClock::Hold(const LogRecord& record, const std::vector<PatternHit>& hi
     return;
   }
   if (!stream_known_) {
+    if (live && Near(record.time, WallNow())) {
+      // Live and on time: it sets the stream's clock at once; what the opening holds is
+      // decided after a second of quiet.
+      Take(&ClockOf(record), record.time, !hits.empty());
+      ready->push_back({Copy(record, hits), false});
+      return;
+    }
     Open(record, hits, ready);
     return;
   }

@@ -125,3 +125,45 @@ TEST(RecordReaderTest, FlushesAPendingRecordWhenThePipeGoesQuiet) {
 
 }  // namespace
 }  // namespace foreshock
+
+namespace foreshock {
+namespace {
+
+// Lines before an input's first timed record (a JVM warning at the top of `docker logs`, a
+// blank line) are held until it comes and take its time, never the wall clock's; later ones
+// take the previous record's. An input with no time at all hands its records out untimed.
+TEST(RecordReaderTest, RecordsBeforeTheFirstStampTakeItsTimeNotTheWallClocks) {
+  TempDir dir;
+  const std::string path = dir.Write("stdout.log",
+      "OpenJDK 64-Bit Server VM warning: Option UseConcMarkSweepGC was deprecated\n"
+      "hello world\n"
+      "[2026-11-29T02:54:11,123][WARN ][o.e.n.Node] [es-data-1] first\n"
+      "{\"no\": \"time\"}\n"
+      "[2026-11-29T02:54:12,000][INFO ][o.e.n.Node] [es-data-1] next\n");
+  {
+    auto reader = Reader(path);
+    const auto records = ReadAll(reader.get());
+    ASSERT_EQ(records.size(), 5u);
+    const std::vector<std::string> times = {"2026-11-29T02:54:11.123Z", "2026-11-29T02:54:11.123Z",
+                                            "2026-11-29T02:54:11.123Z", "2026-11-29T02:54:11.123Z",
+                                            "2026-11-29T02:54:12.000Z"};
+    const std::vector<bool> inherited = {true, true, false, true, false};
+    for (size_t i = 0; i < records.size(); ++i) {
+      EXPECT_TRUE(records[i].has_time) << i;
+      EXPECT_EQ(FormatTimestamp(records[i].time), times[i]) << i;
+      EXPECT_EQ(records[i].time_inherited, inherited[i]) << i;
+      EXPECT_EQ(records[i].line_number, i + 1) << "records keep the order they were written in";
+    }
+    EXPECT_EQ(reader->stats().no_time, 3u);
+  }
+  const std::string untimed = dir.Write("junk.log", "no time here\nnor here\n");
+  auto reader = Reader(untimed);
+  const auto records = ReadAll(reader.get());
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_FALSE(records[0].has_time);
+  EXPECT_FALSE(records[1].has_time);
+  EXPECT_EQ(records[1].line_number, 2u);
+}
+
+}  // namespace
+}  // namespace foreshock
