@@ -13,8 +13,6 @@ constexpr Duration kIdleWait = std::chrono::milliseconds(200);
 // Several live inputs: the longest a hit waits in the reorder buffer for earlier lines of
 // the others.
 constexpr auto kMaxHold = std::chrono::milliseconds(30);
-// Clock anomalies reported before the rest are rate-limited to one report per 10 s.
-constexpr uint64_t kAnomaliesReportedFreely = 5;
 
 // "5.0 days", "12 min": a duration to read, not to parse.
 std::string About(Duration d) {
@@ -169,22 +167,14 @@ Status Pipeline::CorrelateTimed(bool live) {
 
 void Pipeline::ReportAnomaly(const LogRecord& record) {
   ++summary_.clock_anomalies;
-  const auto now = std::chrono::steady_clock::now();
-  if (anomalies_reported_ >= kAnomaliesReportedFreely && now < anomaly_report_window_) {
-    ++anomalies_suppressed_;
-    return;
-  }
-  ++anomalies_reported_;
   std::string more;
-  if (anomalies_suppressed_ > 0) more = " (" + std::to_string(anomalies_suppressed_) + " more not shown)";
-  anomalies_suppressed_ = 0;
+  if (!anomaly_reports_.Allow(&more)) return;
   spdlog::warn("{}:{}: clock anomaly: stamped {}, {} apart from {}'s clock and not confirmed by the "
                "records after it (--max-clock-jump {}); correlated at {}{}",
                record.source, record.line_number, FormatTimestamp(record.stamp),
                About(record.stamp > record.time ? record.stamp - record.time : record.time - record.stamp),
                record.node.empty() ? std::string(record.source) : record.node,
                FormatDuration(options_.max_clock_jump), FormatTimestamp(record.time), more);
-  if (anomalies_reported_ >= kAnomaliesReportedFreely) anomaly_report_window_ = now + std::chrono::seconds(10);
 }
 
 Status Pipeline::Correlate(const LogRecord& record, std::vector<PatternHit>* hits, bool live) {

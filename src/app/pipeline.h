@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "app/record_reader.h"
+#include "base/report_limiter.h"
 #include "catalog/catalog.h"
 #include "correlate/correlator.h"
 #include "correlate/event_clock.h"
@@ -146,9 +147,8 @@ class Pipeline {
   std::vector<Alert> alerts_;
   ReorderBuffer reorder_;
   std::vector<TimedRecord> timed_;
-  uint64_t anomalies_reported_ = 0;
-  uint64_t anomalies_suppressed_ = 0;
-  std::chrono::steady_clock::time_point anomaly_report_window_{};
+  // Clock anomalies: reported freely 5 times, then once per 10 s.
+  ReportLimiter anomaly_reports_{5, std::chrono::seconds(10)};
   std::vector<HeldRecord> released_;
   CorrelatorOptions options_;
   TimePoint watermark_{};

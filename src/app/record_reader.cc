@@ -10,8 +10,6 @@ namespace {
 
 // Problems reported per input: the first few, then at most one per interval with a count
 // of what was left unsaid, so a flood of garbage cannot flood stderr.
-constexpr uint64_t kReportedFreely = 5;
-constexpr auto kReportInterval = std::chrono::seconds(10);
 
 const EnvelopeHints kNoHints;  // of a line that came without an envelope
 
@@ -442,17 +440,9 @@ void RecordReader::ApplyHints(const EnvelopeHints& hints, LogRecord* record) {
 }
 
 void RecordReader::Report(const Pending& pending, std::string_view why) {
-  const auto now = std::chrono::steady_clock::now();
-  if (reported_ >= kReportedFreely && now < report_window_) {
-    ++suppressed_;
-    return;
-  }
-  ++reported_;
   std::string more;
-  if (suppressed_ > 0) more = " (" + std::to_string(suppressed_) + " more not shown)";
+  if (!reports_.Allow(&more)) return;
   spdlog::warn("{}:{}: {}{}", *name_, pending.line, why, more);
-  suppressed_ = 0;
-  if (reported_ >= kReportedFreely) report_window_ = now + kReportInterval;
 }
 
 }  // namespace foreshock

@@ -30,6 +30,7 @@
 #include <string>
 #include <utility>
 
+#include "base/report_limiter.h"
 #include "base/result.h"
 #include "base/time_zone.h"
 #include "decode/decoder_registry.h"
@@ -230,9 +231,8 @@ class RecordReader final : public RecordStream {
   bool handing_out_untimed_ = false;
   uint64_t untimed_offset_ = 0;             // processed_offset_ before the first held
   uint64_t offset_before_untimed_ = 0;
-  uint64_t reported_ = 0;
-  std::chrono::steady_clock::time_point report_window_{};
-  uint64_t suppressed_ = 0;
+  // Problems are reported freely 5 times, then once per 10 s.
+  ReportLimiter reports_{5, std::chrono::seconds(10)};
   InputStats stats_;
 };
 

@@ -20,6 +20,7 @@
 #include "app/state_store.h"
 #include "app/telemetry.h"
 #include "app/verb.h"
+#include "base/counted.h"
 #include "sink/journaled_sink.h"
 
 namespace foreshock::app {
@@ -238,9 +239,9 @@ int RunWatch(const Args& args) {
   (*outputs)->Drain(*drain);
   const TailStats tails = follower.tail_stats();
   spdlog::debug("literal prefilter: {} records passed over in quiet runs", follower.records_passed_over());
-  spdlog::info("stopped: {} records, {} alerts; {} rotations, {} truncations, {} rotated files lost",
+  spdlog::info("stopped: {} records, {} alerts; {} rotations, {} truncations, {} rotated files lost; {}",
                pipeline.summary().records, pipeline.summary().alerts, tails.rotations, tails.truncations,
-               tails.lost);
+               tails.lost, Counted(pipeline.summary().clock_anomalies, "clock anomaly", "clock anomalies"));
   return kExitOk;
 }
 
