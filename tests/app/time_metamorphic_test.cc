@@ -209,8 +209,17 @@ std::vector<Alerts> Follow(const std::vector<LogFile>& story, const std::vector<
       const std::string live = live_name(name);
       if (writing_part.contains(live) && writing_part[live] != name) {
         flush(/*whole=*/true);
-        std::this_thread::sleep_for(100ms);
-        fs::rename(watchers[w].logs + live, watchers[w].logs + live + "." + std::to_string(++rotations));
+        // A file rotates after it lived a while: once the watcher has met it (saved it in
+        // its state), however slow the build.
+        const std::string path = watchers[w].logs + live;
+        const std::string state = watchers[w].dir->path() + "/state/state.json";
+        EXPECT_TRUE(testing::WaitFor(
+            [&] {
+              const nlohmann::json saved = nlohmann::json::parse(testing::ReadFileIfExists(state), nullptr, false);
+              return !saved.is_discarded() && saved.contains("files") && saved["files"].contains(path);
+            },
+            30s));
+        fs::rename(path, path + "." + std::to_string(++rotations));
       }
       writing_part[live] = name;
       pending[live] += arrival.text;
