@@ -17,6 +17,7 @@
 #include "app/follower.h"
 #include "app/main.h"
 #include "app/outputs.h"
+#include "app/state_lock.h"
 #include "app/state_store.h"
 #include "app/telemetry.h"
 #include "app/verb.h"
@@ -118,7 +119,11 @@ int RunWatch(const Args& args) {
   if (!reader_options.ok()) return UsageError(reader_options.status().message());
 
   SavedState saved;
+  std::unique_ptr<StateLock> state_lock;  // held until watch ends
   if (!state_dir.empty()) {
+    auto locked = StateLock::Acquire(state_dir);
+    if (!locked.ok()) return UsageError(locked.status().message());
+    state_lock = std::move(locked).value();
     auto state = LoadState(state_dir);
     if (!state.ok()) return UsageError(state.status().message());
     if (*state) saved = std::move(**state);

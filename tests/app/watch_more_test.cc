@@ -124,3 +124,31 @@ TEST(WatchMoreTest, AChainSpansARestart) {
 
 }  // namespace
 }  // namespace foreshock
+
+namespace foreshock {
+namespace {
+
+// Two watchers on one --state-dir would each send every alert: the second is refused, naming
+// the first's pid, and once the first is gone (even by SIGKILL) the dir is free again.
+TEST(WatchMoreTest, ASecondWatcherOnTheSameStateDirIsRefused) {
+  testing::TempDir dir;
+  const std::string log = dir.Write("es.log", "");
+  const std::string state = dir.path() + "/state";
+  const std::vector<std::string> args = {"watch", "--state-dir", state, log};
+  const int first = testing::StartForeshock(args, dir.path() + "/out1", dir.path() + "/err1");
+  ASSERT_TRUE(testing::WaitFor([&] { return testing::ReadFileIfExists(state + "/lock") == std::to_string(first) + "\n"; },
+                               std::chrono::seconds(10)));
+  const testing::ProcessResult second = testing::RunForeshock(args);
+  EXPECT_EQ(second.exit_code, 2) << second.err;
+  EXPECT_NE(second.err.find("in use by another foreshock watch (pid " + std::to_string(first) + ")"), std::string::npos)
+      << second.err;
+  EXPECT_EQ(testing::StopProcess(first, SIGKILL), 128 + SIGKILL);
+  const int third = testing::StartForeshock(args, dir.path() + "/out3", dir.path() + "/err3");
+  EXPECT_TRUE(testing::WaitFor([&] { return testing::ReadFileIfExists(state + "/lock") == std::to_string(third) + "\n"; },
+                               std::chrono::seconds(10)))
+      << testing::ReadFileIfExists(dir.path() + "/err3");
+  EXPECT_EQ(testing::StopProcess(third, SIGTERM), 0) << testing::ReadFileIfExists(dir.path() + "/err3");
+}
+
+}  // namespace
+}  // namespace foreshock
