@@ -74,6 +74,16 @@ void Follower::Discover() {
     if (paths.empty() && pattern.find_first_of("*?[") == std::string::npos) paths.push_back(pattern);
     for (const std::string& path : paths) {
       if (files_.contains(path) || (IsCompressed(path) && !options_.include_compressed)) continue;
+      std::error_code error;
+      const fs::file_status status = fs::status(path, error);  // through symlinks
+      if (fs::exists(status) && !fs::is_regular_file(status)) {
+        // A FIFO would block a read, a device (/dev/zero) never ends: neither is a log file.
+        if (not_regular_.insert(path).second) {
+          spdlog::warn("{}: not a regular file (a FIFO, a device, a socket or a folder); not followed", path);
+        }
+        continue;
+      }
+      not_regular_.erase(path);
       std::optional<FilePosition> resume;
       if (auto it = carried_.find(path); it != carried_.end()) {
         resume = it->second;

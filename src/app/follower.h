@@ -10,6 +10,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,7 @@ class Follower {
   std::map<std::string, FilePosition> resume_;
   std::map<std::string, File> files_;
   std::map<std::string, FilePosition> carried_;  // resume entries for files not opened yet
+  std::set<std::string> not_regular_;            // matched, not followed, reported once
   int inotify_fd_ = -1;
   std::map<std::string, int> watches_;
   std::chrono::steady_clock::time_point next_rescan_{};

@@ -17,7 +17,20 @@ namespace {
 constexpr size_t kChunkBytes = 256 * 1024;
 constexpr size_t kMaxGenerations = 8;
 
-int OpenReadOnly(const std::string& path) { return ::open(path.c_str(), O_RDONLY | O_CLOEXEC); }
+// Only regular files are followed: a FIFO would block the open (so it is opened without
+// blocking) and a device (/dev/zero behind a symlink) would never end. Anything else reads as
+// absent, as a file not created yet.
+int OpenReadOnly(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return fd;
+  struct stat info;
+  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+    ::close(fd);
+    errno = EINVAL;
+    return -1;
+  }
+  return fd;
+}
 
 std::string BaseName(const std::string& path) { return std::filesystem::path(path).filename().string(); }
 

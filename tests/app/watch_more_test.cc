@@ -3,15 +3,18 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
 
+#include "testing/precursor_lines.h"
 #include "testing/subprocess.h"
 #include "testing/temp_dir.h"
 #include "testing/test_paths.h"
@@ -148,6 +151,48 @@ TEST(WatchMoreTest, ASecondWatcherOnTheSameStateDirIsRefused) {
                                std::chrono::seconds(10)))
       << testing::ReadFileIfExists(dir.path() + "/err3");
   EXPECT_EQ(testing::StopProcess(third, SIGTERM), 0) << testing::ReadFileIfExists(dir.path() + "/err3");
+}
+
+}  // namespace
+}  // namespace foreshock
+
+namespace foreshock {
+namespace {
+
+// A FIFO, and a symlink to /dev/zero, matching the glob: neither is a log file. Each is
+// reported once and passed over; the real file beside them gets every alert, and SIGTERM
+// is honoured at once.
+TEST(WatchMoreTest, AFifoOrADeviceMatchingTheGlobIsPassedOverAndStarvesNothing) {
+  testing::TempDir dir;
+  const std::string catalog = dir.Write("catalog.yaml", testing::kOneAlertPerPrecursorCatalog);
+  const std::string logs = dir.path() + "/logs";
+  fs::create_directories(logs);
+  ASSERT_EQ(::mkfifo((logs + "/a_server.json").c_str(), 0644), 0);
+  fs::create_symlink("/dev/zero", logs + "/b_server.json");
+  const std::string log = logs + "/c_server.json";
+  std::ofstream(log).close();
+  const std::string out = dir.path() + "/out", err = dir.path() + "/err";
+  const int pid = testing::StartForeshock({"watch", "--no-builtin-catalog", "--catalog", catalog, "--from",
+                                           "beginning", logs + "/*_server.json"},
+                                          out, err);
+  ASSERT_TRUE(WaitFor([&] { return Slurp(err).find("following " + log) != std::string::npos; }, 10s)) << Slurp(err);
+  std::ofstream(log, std::ios::app) << testing::PrecursorLine(0) << testing::PrecursorLine(1) << testing::PrecursorLine(2);
+  EXPECT_TRUE(WaitFor(
+      [&] {
+        const std::string alerts = Slurp(out);
+        return std::count(alerts.begin(), alerts.end(), '\n') == 3;
+      },
+      10s))
+      << Slurp(out) << Slurp(err);
+  const auto stopping = std::chrono::steady_clock::now();
+  EXPECT_EQ(testing::StopProcess(pid, SIGTERM), 0);
+  EXPECT_LT(std::chrono::steady_clock::now() - stopping, 2s);
+  const std::string said = Slurp(err);
+  for (const char* name : {"/a_server.json", "/b_server.json"}) {
+    const std::string line = logs + name + ": not a regular file";
+    EXPECT_NE(said.find(line), std::string::npos) << said;
+    EXPECT_EQ(said.find(line), said.rfind(line)) << "reported once: " << said;
+  }
 }
 
 }  // namespace
