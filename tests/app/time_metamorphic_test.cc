@@ -185,32 +185,50 @@ std::vector<Alerts> Follow(const std::vector<LogFile>& story, const std::vector<
   }
   std::this_thread::sleep_for(300ms);
   std::mt19937 random(11);
-  for (size_t w = 0; w < runs.size(); ++w) {
-    const std::vector<LogFile> files = Perturbed(story, runs[w]);
-    const std::vector<testing::Arrival> arrivals = Arrivals(story, runs[w]);
-    // A rotated part is written under its live name; the part after it renames it away.
-    auto live_name = [](const std::string& name) {
-      return name.ends_with(".1") || name.ends_with(".2") ? name.substr(0, name.size() - 2) : name;
-    };
+  // A rotated part is written under its live name; the part after it renames it away.
+  auto live_name = [](const std::string& name) {
+    return name.ends_with(".1") || name.ends_with(".2") ? name.substr(0, name.size() - 2) : name;
+  };
+  struct Writer {
+    std::vector<LogFile> files;
+    std::vector<testing::Arrival> arrivals;
+    size_t next = 0;
     std::map<std::string, std::string> pending;       // live name -> bytes not yet written
     std::map<std::string, std::string> writing_part;  // live name -> file name being written
     int rotations = 0;
-    auto flush = [&](bool whole) {
-      for (auto& [live, bytes] : pending) {
-        // Cut at a random byte: the rest of the line comes with the next burst.
-        const size_t keep = whole || bytes.empty() ? 0 : random() % std::min<size_t>(bytes.size(), 200);
-        std::ofstream(watchers[w].logs + live, std::ios::app | std::ios::binary) << bytes.substr(0, bytes.size() - keep);
-        bytes.erase(0, bytes.size() - keep);
-      }
-    };
+  };
+  std::vector<Writer> writers(runs.size());
+  for (size_t w = 0; w < runs.size(); ++w) {
+    writers[w].files = Perturbed(story, runs[w]);
+    writers[w].arrivals = Arrivals(story, runs[w]);
+  }
+  auto flush = [&](size_t w, bool whole) {
+    for (auto& [live, bytes] : writers[w].pending) {
+      // Cut at a random byte: the rest of the line comes with the next burst.
+      const size_t keep = whole || bytes.empty() ? 0 : random() % std::min<size_t>(bytes.size(), 200);
+      std::ofstream(watchers[w].logs + live, std::ios::app | std::ios::binary) << bytes.substr(0, bytes.size() - keep);
+      bytes.erase(0, bytes.size() - keep);
+    }
+  };
+  // A burst is what a node writes between two reads of a watcher keeping up: a few seconds of
+  // its log (at most 16 KiB), all files, written one after the other (the watcher may read
+  // one file's part before the other's is there). False when the writer has written all.
+  auto write_burst = [&](size_t w) {
+    Writer& writer = writers[w];
     size_t burst = 0;
-    for (const testing::Arrival& arrival : arrivals) {
-      const std::string& name = files[arrival.file].name;
+    std::chrono::system_clock::time_point began{};
+    const size_t most = 1 + random() % 16384;
+    for (; writer.next < writer.arrivals.size(); ++writer.next) {
+      const testing::Arrival& arrival = writer.arrivals[writer.next];
+      if (burst > 0 && (arrival.time - began > 10s || burst > most)) break;
+      const std::string& name = writer.files[arrival.file].name;
       const std::string live = live_name(name);
-      if (writing_part.contains(live) && writing_part[live] != name) {
-        flush(/*whole=*/true);
-        // A file rotates after it lived a while: once the watcher has met it (saved it in
-        // its state), however slow the build.
+      if (writer.writing_part.contains(live) && writer.writing_part[live] != name) {
+        // No line stays half-written while this waits (a watcher takes a line unfinished
+        // for a second as complete).
+        for (size_t other = 0; other < writers.size(); ++other) flush(other, /*whole=*/true);
+        // A file rotates after it lived a while: once the watcher has met it (saved it in its
+        // state), however slow the build.
         const std::string path = watchers[w].logs + live;
         const std::string state = watchers[w].dir->path() + "/state/state.json";
         EXPECT_TRUE(testing::WaitFor(
@@ -219,18 +237,22 @@ std::vector<Alerts> Follow(const std::vector<LogFile>& story, const std::vector<
               return !saved.is_discarded() && saved.contains("files") && saved["files"].contains(path);
             },
             30s));
-        fs::rename(path, path + "." + std::to_string(++rotations));
+        fs::rename(path, path + "." + std::to_string(++writer.rotations));
       }
-      writing_part[live] = name;
-      pending[live] += arrival.text;
+      writer.writing_part[live] = name;
+      if (burst == 0) began = arrival.time;
+      writer.pending[live] += arrival.text;
       burst += arrival.text.size();
-      if (burst > 1 + random() % 16384) {
-        flush(/*whole=*/false);
-        burst = 0;
-        if (random() % 4 == 0) std::this_thread::sleep_for(10ms);
-      }
     }
-    flush(/*whole=*/true);
+    const bool more = writer.next < writer.arrivals.size();
+    flush(w, /*whole=*/!more);
+    return more;
+  };
+  // Every writer a burst at a time, together, with a pause now and then.
+  for (size_t tick = 0, writing = runs.size(); writing > 0; ++tick) {
+    writing = 0;
+    for (size_t w = 0; w < runs.size(); ++w) writing += write_burst(w) ? 1 : 0;
+    if (tick % 4 == 3) std::this_thread::sleep_for(10ms);
   }
   // Still for 3 s (a held stamp is decided after 1 s of quiet): everything was read.
   std::vector<std::string> last(runs.size());

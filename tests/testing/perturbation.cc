@@ -167,7 +167,7 @@ std::vector<Arrival> ArrivalOrder(const std::vector<LogFile>& files, const std::
   std::vector<Arrival> arrivals;
   for (const Entry& entry : entries) {
     const bool skewed = !skewed_node.empty() && NodeOfFile(files[entry.file].name) == skewed_node;
-    arrivals.push_back({entry.file, skewed ? ShiftStamps(entry.record->text, skew) : entry.record->text});
+    arrivals.push_back({entry.file, skewed ? ShiftStamps(entry.record->text, skew) : entry.record->text, entry.time});
     if (arrivals.back().text.back() != '\n') arrivals.back().text += '\n';
   }
   return arrivals;

@@ -41,6 +41,7 @@ std::string NodeOfFile(const std::string& name);
 struct Arrival {
   size_t file = 0;
   std::string text;
+  std::chrono::system_clock::time_point time;  // when it is written
 };
 
 // The records of all files in the order they are written, as a node writes its files and a
