@@ -50,7 +50,7 @@ Result<RecordStream::Next> MergeHead::Fill(RecordStream* input, Duration wait, D
   }
   full = true;
   key = record.time;
-  auto far = [&](TimePoint a, TimePoint b) { return (a > b ? a - b : b - a) > max_jump; };
+  auto far = [&](TimePoint a, TimePoint b) { return Distance(a, b) > max_jump; };
   const bool stamped = record.has_time && !record.time_inherited;
   if (input->live() || !stamped || (has_last && !far(record.time, last))) return Next::kRecord;
   // A stamp far from the input's last one (or its first): a gap, or a stray line. The records
@@ -66,10 +66,9 @@ Result<RecordStream::Next> MergeHead::Fill(RecordStream* input, Duration wait, D
     if (*next == Next::kIdle) break;
   }
   auto stamped_far = [&](const LogRecord& other) { return other.has_time && far(other.time, record.time); };
-  auto distance = [](TimePoint a, TimePoint b) { return a > b ? a - b : b - a; };
   // (A first record far behind the next two cannot be told from a sparse log's start.)
   const bool stray = has_last ? !ahead.empty() && stamped_far(ahead[0]) &&
-                                    distance(ahead[0].time, last) < distance(ahead[0].time, record.time)
+                                    Distance(ahead[0].time, last) < Distance(ahead[0].time, record.time)
                               : ahead.size() == 2 && stamped_far(ahead[0]) && stamped_far(ahead[1]) &&
                                     ahead[0].time < record.time && ahead[1].time < record.time;
   if (stray) key = ahead[0].time;
@@ -173,7 +172,7 @@ void Pipeline::ReportAnomaly(const LogRecord& record) {
   spdlog::warn("{}:{}: clock anomaly: stamped {}, {} apart from {}'s clock and not confirmed by the "
                "records after it (--max-clock-jump {}); correlated at {}{}",
                record.source, record.line_number, FormatTimestamp(record.stamp),
-               About(record.stamp > record.time ? record.stamp - record.time : record.time - record.stamp),
+               About(Distance(record.stamp, record.time)),
                record.node.empty() ? std::string(record.source) : record.node,
                FormatDuration(options_.max_clock_jump), FormatTimestamp(record.time), more);
 }

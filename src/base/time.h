@@ -17,6 +17,9 @@ using TimePoint = std::chrono::sys_time<Duration>;
 // "2026-11-29T02:54:11.482Z": millisecond precision, always UTC, as ECS expects.
 std::string FormatTimestamp(TimePoint t);
 
+// How far apart two times are, whichever comes first.
+inline Duration Distance(TimePoint a, TimePoint b) { return a > b ? a - b : b - a; }
+
 // Parses "650ms", "3.2s", "30s", "5m", "2h", "1d" (also "500us", "1500" = milliseconds
 // when given no unit is NOT accepted). Returns nullopt on anything else.
 std::optional<Duration> ParseDuration(std::string_view text);

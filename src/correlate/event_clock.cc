@@ -87,7 +87,7 @@ void EventClock::Take(NodeClock* clock, TimePoint stamp, bool has_hits) {
   if (has_hits) clock->lags[clock->lag_count++ % kLagSamples] = input.newest - stamp;
 }
 
-bool EventClock::Acceptable(NodeClock& clock, const LogRecord& record, bool live) const {
+bool EventClock::Acceptable(const NodeClock& clock, const LogRecord& record, bool live) const {
   const std::optional<TimePoint> now = NowOf(clock);
   if (now && Near(record.time, *now)) return true;
   // Live: a stamp near the wall clock is the node's real time (it was quiet, or its clock was
@@ -304,8 +304,7 @@ void EventClock::Flush(bool end, std::vector<TimedRecord>* ready) {
     // Nothing contradicted the held stamp; only too few records came after it (a file's last
     // lines after a gap). It stands when within a day of the node's clock: a gap, not a stray.
     const std::optional<TimePoint> node_now = NowOf(*clock);
-    const bool plausible = !node_now || (clock->pending_at > *node_now ? clock->pending_at - *node_now
-                                                                         : *node_now - clock->pending_at) <= kPlausibleGap;
+    const bool plausible = !node_now || Distance(clock->pending_at, *node_now) <= kPlausibleGap;
     Settle(clock, /*confirmed=*/plausible, ready);
   }
   if (end || stream_known_) ReleaseTimeless(ready);

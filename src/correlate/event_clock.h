@@ -65,8 +65,6 @@ class EventClock {
 
   // Notes records of `input` passed over without being handed out (quiet runs): its newest time.
   void NoteStream(std::string_view input, TimePoint newest);
-  // The newest accepted time of all nodes; zero before any.
-  TimePoint stream() const { return stream_; }
   // How far `node`'s stamps have lately been behind its input's newest: the least over its
   // last 8 records with hits (zero before 2 of them; the least over its inputs), so that a
   // node whose clock is steadily minutes slow against the others in a merged stream shows it
@@ -102,12 +100,12 @@ class EventClock {
 
   NodeClock& ClockOf(const LogRecord& record);
   // Whether `record` may be correlated at its own stamp, given its node's clock.
-  bool Acceptable(NodeClock& clock, const LogRecord& record, bool live) const;
+  bool Acceptable(const NodeClock& clock, const LogRecord& record, bool live) const;
   // The node's time now, or nullopt when neither it nor the stream has any.
   std::optional<TimePoint> NowOf(const NodeClock& clock) const;
   // Whether `stamp` of the node confirms its held stamp.
   bool Agrees(const NodeClock& clock, TimePoint stamp) const;
-  bool Near(TimePoint a, TimePoint b) const { return (a > b ? a - b : b - a) <= options_.max_jump; }
+  bool Near(TimePoint a, TimePoint b) const { return Distance(a, b) <= options_.max_jump; }
   void Take(NodeClock* clock, TimePoint stamp, bool has_hits);
   // The held records of `clock` go: at their own stamps (`confirmed`), else as anomalies at
   // the node's current time.
