@@ -3,11 +3,15 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <cinttypes>
+#include <filesystem>
 #include <functional>
 
+#include "base/fnv1a.h"
 #include "deliver/alertmanager.h"
 #include "deliver/curl_library.h"
 #include "deliver/exec_command.h"
+#include "deliver/redacted_url.h"
 #include "deliver/webhook.h"
 #include "sink/fan_out_sink.h"
 #include "sink/json_lines_sink.h"
@@ -18,13 +22,33 @@ namespace {
 
 namespace po = boost::program_options;
 
-// A folder name for a destination: readable, and unique through a hash of the full name.
-std::string SpoolFolderName(const std::string& name) {
-  std::string folder;
-  for (char c : name.substr(0, 48)) folder.push_back(std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
+// An --output as it may be shown: a URL's secrets redacted.
+std::string ShownSpec(const std::string& spec) {
+  const size_t colon = spec.find(':');
+  if (colon == std::string::npos || spec.find("://", colon) == std::string::npos) return spec;
+  return spec.substr(0, colon + 1) + RedactedUrl(std::string_view(spec).substr(colon + 1));
+}
+
+// A destination's spool folder: its kind and a hash of the full --output, so no part of a
+// URL (which may hold a secret) is written in a folder name.
+std::string SpoolFolder(const std::string& state_dir, const std::string& kind, const std::string& spec) {
+  char hash[20];
+  std::snprintf(hash, sizeof hash, "%016" PRIx64, Fnv1a(spec));
+  return state_dir + "/spool/" + kind + "-" + hash;
+}
+
+// Earlier builds named spool folders after the URL itself; a folder left by one is
+// renamed, so the alerts waiting in it are still delivered (and the secret leaves the disk).
+void AdoptOldSpoolFolder(const std::string& state_dir, const std::string& spec, const std::string& folder) {
+  std::string old_name;
+  for (char c : spec.substr(0, 48)) old_name.push_back(std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
   char hash[24];
-  std::snprintf(hash, sizeof hash, "-%016zx", std::hash<std::string>{}(name));
-  return folder + hash;
+  std::snprintf(hash, sizeof hash, "-%016zx", std::hash<std::string>{}(spec));
+  const std::filesystem::path old_folder = state_dir + "/spool/" + old_name + hash;
+  std::error_code error;
+  if (!std::filesystem::is_directory(old_folder, error) || std::filesystem::exists(folder, error)) return;
+  std::filesystem::rename(old_folder, folder, error);
+  if (error) spdlog::error("cannot rename the spool folder {}: {}", old_folder.string(), error.message());
 }
 
 bool IsHttpUrl(const std::string& url) { return url.starts_with("http://") || url.starts_with("https://"); }
@@ -85,11 +109,11 @@ Result<std::unique_ptr<Outputs>> Outputs::Build(const OutputOptions& options, co
       outputs->sinks_.push_back(std::move(file).value());
     } else if ((kind == "alertmanager" || kind == "webhook") && IsHttpUrl(target)) {
       if (const auto curl = CurlLibrary::Get(); !curl.ok()) {
-        return Status::InvalidArgument("--output " + spec + ": " + curl.status().message());
+        return Status::InvalidArgument("--output " + ShownSpec(spec) + ": " + curl.status().message());
       }
       if (kind == "alertmanager") {
         AlertmanagerOptions am{target, http, *resend, ""};
-        if (!state_dir.empty()) am.active_file = state_dir + "/spool/" + SpoolFolderName(spec) + "/active.json";
+        if (!state_dir.empty()) am.active_file = SpoolFolder(state_dir, kind, spec) + "/active.json";
         destination = std::make_unique<AlertmanagerDestination>(am);
       } else {
         if (!webhook_secrets_loaded) {
@@ -102,15 +126,16 @@ Result<std::unique_ptr<Outputs>> Outputs::Build(const OutputOptions& options, co
     } else if (kind == "exec" && !target.empty()) {
       destination = std::make_unique<ExecDestination>(target, *exec_timeout);
     } else {
-      return Status::InvalidArgument("--output '" + spec +
+      return Status::InvalidArgument("--output '" + ShownSpec(spec) +
                                      "': expected stdout, stdout:text, file:PATH, alertmanager:http(s)://..., "
                                      "webhook:http(s)://... or exec:COMMAND");
     }
     if (destination == nullptr) continue;
-    const std::string folder = state_dir.empty() ? "" : state_dir + "/spool/" + SpoolFolderName(spec);
+    const std::string folder = state_dir.empty() ? "" : SpoolFolder(state_dir, kind, spec);
+    if (!folder.empty()) AdoptOldSpoolFolder(state_dir, spec, folder);
     auto spool = Spool::Open(folder, options.spool_max_mb << 20);
     if (!spool.ok()) return spool.status();
-    if (folder.empty()) spdlog::info("{}: alerts wait in memory while it is down (--state-dir keeps them on disk)", spec);
+    if (folder.empty()) spdlog::info("{}: alerts wait in memory while it is down (--state-dir keeps them on disk)", ShownSpec(spec));
     auto queue = std::make_unique<DeliveryQueue>(std::move(destination), std::move(spool).value(),
                                                  RetryPolicy{std::chrono::milliseconds(250), *retry_max},
                                                  folder.empty() ? "" : folder + "/rejected.jsonl");

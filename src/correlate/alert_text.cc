@@ -4,6 +4,8 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "base/fnv1a.h"
+
 namespace foreshock {
 namespace {
 
@@ -49,16 +51,7 @@ std::string GroupKey(const std::vector<std::pair<std::string, std::string>>& gro
 }
 
 std::string Fingerprint(const std::string& rule_id, const std::string& group_key) {
-  uint64_t hash = 14695981039346656037ULL;
-  auto mix = [&hash](std::string_view bytes) {
-    for (unsigned char c : bytes) {
-      hash ^= c;
-      hash *= 1099511628211ULL;
-    }
-  };
-  mix(rule_id);
-  mix("\x1f");
-  mix(group_key);
+  const uint64_t hash = Fnv1a(group_key, Fnv1a("\x1f", Fnv1a(rule_id)));
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016" PRIx64, hash);
   return buf;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "base/fnv1a.h"
 #include "correlate/alert_text.h"
 
 namespace foreshock {
@@ -46,18 +47,10 @@ bool ValueHolds(const ValueCondition& condition, const std::map<std::string, Cap
 }
 
 uint64_t RecordKey(const LogRecord& record) {
-  uint64_t hash = 14695981039346656037ULL;
-  auto mix = [&hash](std::string_view bytes) {
-    for (unsigned char c : bytes) {
-      hash ^= c;
-      hash *= 1099511628211ULL;
-    }
-  };
   const int64_t micros = record.time.time_since_epoch().count();
-  mix(std::string_view(reinterpret_cast<const char*>(&micros), sizeof micros));
-  mix(record.node);
-  mix(record.text);
-  return hash;
+  uint64_t hash = Fnv1a(std::string_view(reinterpret_cast<const char*>(&micros), sizeof micros));
+  hash = Fnv1a(record.node, hash);
+  return Fnv1a(record.text, hash);
 }
 
 }  // namespace

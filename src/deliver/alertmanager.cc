@@ -5,6 +5,7 @@
 
 #include "base/host_name.h"
 #include "deliver/http_status.h"
+#include "deliver/redacted_url.h"
 #include "sink/alert_json.h"
 
 namespace foreshock {
@@ -63,7 +64,7 @@ nlohmann::json ToAlertmanager(const nlohmann::json& alert, TimePoint ends_at) {
 }
 
 AlertmanagerDestination::AlertmanagerDestination(AlertmanagerOptions options)
-    : options_(std::move(options)), name_("alertmanager:" + options_.url), http_(options_.http) {
+    : options_(std::move(options)), name_("alertmanager:" + RedactedUrl(options_.url)), http_(options_.http) {
   endpoint_ = options_.url;
   while (endpoint_.ends_with("/")) endpoint_.pop_back();
   if (!endpoint_.ends_with("/api/v2/alerts")) endpoint_ += "/api/v2/alerts";
@@ -77,7 +78,7 @@ AlertmanagerDestination::AlertmanagerDestination(AlertmanagerOptions options)
 
 SendResult AlertmanagerDestination::Post(const nlohmann::json& alerts) {
   const std::string body = DumpAlertJson(alerts);
-  return ResultOfPost(http_.PostJson(endpoint_, body), endpoint_);
+  return ResultOfPost(http_.PostJson(endpoint_, body), RedactedUrl(endpoint_));
 }
 
 SendResult AlertmanagerDestination::Send(const nlohmann::json& alert) {

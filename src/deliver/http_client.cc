@@ -1,6 +1,7 @@
 #include "deliver/http_client.h"
 
 #include "deliver/curl_library.h"
+#include "deliver/redacted_url.h"
 
 namespace foreshock {
 namespace {
@@ -56,7 +57,7 @@ Result<HttpResponse> HttpClient::PostJson(const std::string& url, const std::str
   const CURLcode code = lib.easy_perform(curl);
   lib.slist_free_all(headers);
   if (code != CURLE_OK) {
-    return Status::IoError(url + ": " + (error[0] != '\0' ? std::string(error) : lib.easy_strerror(code)));
+    return Status::IoError(RedactedUrl(url) + ": " + (error[0] != '\0' ? std::string(error) : lib.easy_strerror(code)));
   }
   lib.easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response.status);
   return response;

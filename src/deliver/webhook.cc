@@ -55,7 +55,7 @@ SendResult WebhookDestination::Send(const nlohmann::json& alert) {
                           alert["event"]["action"].get<std::string>() + "-" + std::to_string(fs["stage"].get<int>()) +
                           "-" + alert["@timestamp"].get<std::string>();
   const std::string body = DumpAlertJson(alert);
-  return ResultOfPost(http_.PostJson(options_.url, body, {key}), options_.url);
+  return ResultOfPost(http_.PostJson(options_.url, body, {key}), RedactedUrl(options_.url));
 }
 
 }  // namespace foreshock

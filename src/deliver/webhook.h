@@ -11,6 +11,7 @@
 #include "base/result.h"
 #include "deliver/destination.h"
 #include "deliver/http_client.h"
+#include "deliver/redacted_url.h"
 
 namespace foreshock {
 
@@ -28,7 +29,7 @@ Status LoadWebhookSecrets(const std::string& headers_file, const std::string& to
 class WebhookDestination final : public Destination {
  public:
   explicit WebhookDestination(WebhookOptions options)
-      : options_(std::move(options)), name_("webhook:" + options_.url), http_(options_.http) {}
+      : options_(std::move(options)), name_("webhook:" + RedactedUrl(options_.url)), http_(options_.http) {}
 
   std::string_view name() const override { return name_; }
   SendResult Send(const nlohmann::json& alert) override;

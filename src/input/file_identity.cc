@@ -5,24 +5,16 @@
 
 #include <algorithm>
 
+#include "base/fnv1a.h"
+
 namespace foreshock {
 namespace {
-
-constexpr uint64_t kFnvBasis = 14695981039346656037ULL;
-
-uint64_t Fnv1a(const char* data, size_t size, uint64_t hash = kFnvBasis) {
-  for (size_t i = 0; i < size; ++i) {
-    hash ^= static_cast<unsigned char>(data[i]);
-    hash *= 1099511628211ULL;
-  }
-  return hash;
-}
 
 // Whether the open file `fd` has at least `bytes` bytes (<= kHeadBytes) and they hash to `hash`.
 bool HeadHashes(int fd, uint32_t bytes, uint64_t hash) {
   char head[FileIdentity::kHeadBytes];
   const ssize_t got = ::pread(fd, head, bytes, 0);
-  return got == static_cast<ssize_t>(bytes) && Fnv1a(head, bytes) == hash;
+  return got == static_cast<ssize_t>(bytes) && Fnv1a(std::string_view(head, bytes)) == hash;
 }
 
 }  // namespace
@@ -36,7 +28,7 @@ std::optional<FileIdentity> FileIdentity::Of(int fd) {
   const std::string head = HeadOf(fd);
   if (!head.empty()) {
     identity.head_bytes = static_cast<uint32_t>(head.size());
-    identity.head_hash = Fnv1a(head.data(), head.size());
+    identity.head_hash = Fnv1a(std::string_view(head.data(), head.size()));
   }
   return identity;
 }
@@ -53,7 +45,7 @@ void FileIdentity::Extend(const char* data, size_t size, uint64_t file_offset) {
   const uint64_t end = std::min<uint64_t>(kHeadBytes, file_offset + size);
   const size_t skip = static_cast<size_t>(head_bytes - file_offset);
   const size_t more = static_cast<size_t>(end - head_bytes);
-  head_hash = Fnv1a(data + skip, more, head_bytes == 0 ? kFnvBasis : head_hash);
+  head_hash = Fnv1a(std::string_view(data + skip, more), head_bytes == 0 ? kFnv1aBasis : head_hash);
   head_bytes = static_cast<uint32_t>(end);
 }
 

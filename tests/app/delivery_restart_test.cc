@@ -108,6 +108,30 @@ TEST_F(DeliveryRestartTest, KilledWhileAlertsWaitForTheReceiverLosesNone) {
   EXPECT_EQ(Received(receiver_), Range(9)) << ReadFile(err_);
 }
 
+TEST_F(DeliveryRestartTest, AlertsSpooledByAnEarlierBuildUnderTheOldFolderNameAreStillDelivered) {
+  receiver_.Stop();
+  pid_t pid = Start();
+  for (int n = 0; n < 4; ++n) AppendPrecursor(log_, n);
+  ASSERT_TRUE(WaitFor([&] { return ReadFile(out_).find("PRECURSOR-3") != std::string::npos; }, 15s)) << ReadFile(err_);
+  testing::StopProcess(pid, SIGKILL);
+  // Earlier builds named the folder after the --output itself (and a hash of it).
+  const std::string spec = "webhook:" + receiver_.url();
+  std::string old_name;
+  for (char c : spec) old_name.push_back(std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
+  char hash[24];
+  std::snprintf(hash, sizeof hash, "-%016zx", std::hash<std::string>{}(spec));
+  const std::string spool = dir_.path() + "/state/spool";
+  std::vector<std::filesystem::path> folders(std::filesystem::directory_iterator(spool), {});
+  ASSERT_EQ(folders.size(), 1u);
+  std::filesystem::rename(folders[0], spool + "/" + old_name + hash);
+  receiver_.Start();
+  pid = Start();
+  ASSERT_TRUE(WaitFor([&] { return Received(receiver_).size() >= 4; }, 15s)) << ReadFile(err_);
+  EXPECT_EQ(testing::StopProcess(pid, SIGTERM), 0);
+  EXPECT_EQ(Received(receiver_), Range(4));
+  EXPECT_FALSE(std::filesystem::exists(spool + "/" + old_name + hash));
+}
+
 TEST_F(DeliveryRestartTest, AFileOutputIsReopenedOnSighupSoLogrotateWorks) {
   const std::string file = dir_.path() + "/alerts.jsonl";
   const pid_t pid = testing::StartForeshock({"watch", "--no-builtin-catalog", "--catalog", catalog_, "--from",
@@ -160,6 +184,45 @@ TEST_F(DeliveryRestartTest, AlertmanagerIsRemindedOfFiringAlertsAcrossItsRestart
   pid = start();  // foreshock restarts: it still knows what is firing
   ASSERT_TRUE(WaitFor([&] { return RequestsWithFiringAlert(receiver_, seen) >= 1; }, 10s)) << ReadFile(err_);
   EXPECT_EQ(testing::StopProcess(pid, SIGTERM), 0);
+}
+
+TEST_F(DeliveryRestartTest, SecretsInAWebhookUrlReachNoLogMetricFolderOrAlert) {
+  receiver_.Stop();
+  const int metrics_port = [] { HttpReceiver probe; return probe.port(); }();
+  const std::string url = "http://ops:hunter2@127.0.0.1:" + std::to_string(receiver_.port()) +
+                          "/services/T0SECRET/B0SECRET/XyzPathSecret?token=tok3nSecret";
+  const pid_t pid = testing::StartForeshock(
+      {"watch", "--no-builtin-catalog", "--catalog", catalog_, "--from", "beginning", "--state-dir",
+       dir_.path() + "/state", "--metrics-listen", "127.0.0.1:" + std::to_string(metrics_port), "--output", "stdout",
+       "--output", "webhook:" + url, "--retry-max", "200ms", "--failing-alert-after", "1s", "--log-level", "debug",
+       log_},
+      out_, err_);
+  for (int n = 0; n < 3; ++n) AppendPrecursor(log_, n);
+  ASSERT_TRUE(WaitFor([&] { return ReadFile(out_).find("foreshock.delivery_failing") != std::string::npos; }, 15s))
+      << ReadFile(err_);
+  const std::string metrics = testing::HttpGet(metrics_port, "/metrics");
+  receiver_.Start();
+  ASSERT_TRUE(WaitFor([&] { return Received(receiver_).size() >= 3; }, 15s)) << ReadFile(err_);
+  EXPECT_EQ(testing::StopProcess(pid, SIGTERM), 0);
+
+  std::string folders;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir_.path() + "/state")) {
+    folders += entry.path().string() + "\n";
+  }
+  const std::string shown = "webhook:http://127.0.0.1:" + std::to_string(receiver_.port()) + "/<redacted ";
+  EXPECT_NE(ReadFile(err_).find(shown), std::string::npos) << "the log still says which destination: " << ReadFile(err_);
+  EXPECT_NE(metrics.find("destination=\"" + shown), std::string::npos) << metrics;
+  for (const std::string secret : {"hunter2", "SECRET", "XyzPathSecret", "tok3nSecret"}) {
+    EXPECT_EQ(ReadFile(err_).find(secret), std::string::npos) << secret << " in stderr:\n" << ReadFile(err_);
+    EXPECT_EQ(ReadFile(out_).find(secret), std::string::npos) << secret << " in the alerts:\n" << ReadFile(out_);
+    EXPECT_EQ(metrics.find(secret), std::string::npos) << secret << " in the metrics";
+    EXPECT_EQ(folders.find(secret), std::string::npos) << secret << " in a folder name:\n" << folders;
+  }
+  const auto requests = receiver_.requests();
+  ASSERT_FALSE(requests.empty());
+  EXPECT_EQ(requests[0].path, "/services/T0SECRET/B0SECRET/XyzPathSecret?token=tok3nSecret")
+      << "the receiver still gets the whole URL";
+  EXPECT_EQ(requests[0].headers.at("authorization"), "Basic b3BzOmh1bnRlcjI=");
 }
 
 TEST_F(DeliveryRestartTest, MetricsAreServedInThePrometheusFormat) {
