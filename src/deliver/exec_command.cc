@@ -1,15 +1,17 @@
 #include "deliver/exec_command.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
+#include <spdlog/spdlog.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <sstream>
-#include <thread>
 
 #include "base/write_all.h"
 #include "sink/alert_json.h"
@@ -23,14 +25,46 @@ ExecDestination::ExecDestination(std::string command, Duration timeout) : name_(
   for (std::string word; words >> word;) argv_.push_back(word);
 }
 
+namespace {
+
+// How much of each run's output is passed on; the rest is counted and dropped, so a chatty
+// or runaway command cannot fill the journal.
+constexpr size_t kMaxShownOutput = 64 * 1024;
+
+// Reads what the command wrote so far (non-blocking), keeping up to the cap in *shown.
+void DrainOutput(int fd, std::string* shown, size_t* dropped) {
+  char buffer[16 * 1024];
+  ssize_t got;
+  while ((got = ::read(fd, buffer, sizeof buffer)) > 0) {
+    const size_t keep = std::min(static_cast<size_t>(got), kMaxShownOutput - std::min(kMaxShownOutput, shown->size()));
+    shown->append(buffer, keep);
+    *dropped += static_cast<size_t>(got) - keep;
+  }
+}
+
+}  // namespace
+
 SendResult ExecDestination::Send(const nlohmann::json& alert) {
   if (argv_.empty()) return SendResult::Reject("exec: no command");
+  const std::optional<std::string> failed = Run(alert);
+  return failed ? SendResult::Retry(*failed) : SendResult::Ok();
+}
+
+std::optional<std::string> ExecDestination::Run(const nlohmann::json& alert) {
   int to_child[2];
-  if (::pipe2(to_child, O_CLOEXEC) != 0) return SendResult::Retry(std::string("pipe: ") + std::strerror(errno));
+  int from_child[2];
+  if (::pipe2(to_child, O_CLOEXEC) != 0) return std::string("pipe: ") + std::strerror(errno);
+  if (::pipe2(from_child, O_CLOEXEC) != 0) {
+    ::close(to_child[0]);
+    ::close(to_child[1]);
+    return std::string("pipe: ") + std::strerror(errno);
+  }
+  ::fcntl(from_child[0], F_SETFL, O_NONBLOCK);  // only our end: the command writes as to any pipe
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, to_child[0], STDIN_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, from_child[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, from_child[1], STDERR_FILENO);
   std::vector<char*> argv;
   for (std::string& word : argv_) argv.push_back(word.data());
   argv.push_back(nullptr);
@@ -50,30 +84,49 @@ SendResult ExecDestination::Send(const nlohmann::json& alert) {
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   ::close(to_child[0]);
+  ::close(from_child[1]);
   if (spawned != 0) {
     ::close(to_child[1]);
-    return SendResult::Retry(name_ + ": cannot run: " + std::strerror(spawned));
+    ::close(from_child[0]);
+    return name_ + ": cannot run: " + std::strerror(spawned);
   }
   std::string body = DumpAlertJson(alert);
   body.push_back('\n');
   (void)WriteAll(to_child[1], body, name_);  // a command that ignores its stdin may close it early
   ::close(to_child[1]);
   const auto deadline = std::chrono::steady_clock::now() + timeout_;
+  std::string shown;
+  size_t dropped = 0;
+  std::optional<std::string> failed;
   int status = 0;
   while (true) {
+    pollfd output{from_child[0], POLLIN, 0};
+    ::poll(&output, 1, 5);
+    DrainOutput(from_child[0], &shown, &dropped);
     const pid_t done = ::waitpid(pid, &status, WNOHANG);
     if (done == pid) break;
-    if (done < 0 && errno != EINTR) return SendResult::Retry(name_ + ": waitpid: " + std::strerror(errno));
+    if (done < 0 && errno != EINTR) {
+      failed = name_ + ": waitpid: " + std::strerror(errno);
+      break;
+    }
     if (std::chrono::steady_clock::now() >= deadline) {
       ::kill(pid, SIGKILL);
       ::waitpid(pid, &status, 0);
-      return SendResult::Retry(name_ + ": killed after " + FormatDuration(timeout_));
+      failed = name_ + ": killed after " + FormatDuration(timeout_);
+      break;
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return SendResult::Ok();
-  if (WIFEXITED(status)) return SendResult::Retry(name_ + ": exited with status " + std::to_string(WEXITSTATUS(status)));
-  return SendResult::Retry(name_ + ": killed by signal " + std::to_string(WTERMSIG(status)));
+  DrainOutput(from_child[0], &shown, &dropped);  // what it wrote just before exiting
+  ::close(from_child[0]);
+  (void)WriteAll(STDERR_FILENO, shown, "stderr");
+  if (dropped > 0) {
+    spdlog::warn("{}: {} more bytes of its output not shown (at most {} KiB of each run are)", name_, dropped,
+                 kMaxShownOutput / 1024);
+  }
+  if (failed) return failed;
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return std::nullopt;
+  if (WIFEXITED(status)) return name_ + ": exited with status " + std::to_string(WEXITSTATUS(status));
+  return name_ + ": killed by signal " + std::to_string(WTERMSIG(status));
 }
 
 }  // namespace foreshock

@@ -130,6 +130,20 @@ TEST(DeliveryTest, ACommandThatHangsIsKilledAfterTheTimeoutAndTheAlertIsNotCount
   EXPECT_NE(result.err.find("4 alerts not delivered"), std::string::npos) << result.err;
 }
 
+TEST(DeliveryTest, ARunawayCommandsOutputIsCappedAndSaidSoAndItsAlertsStillCount) {
+  // Each run writes 10 MB; stderr gets at most 64 KiB of each.
+  const auto result = RunForeshock({"scan", "--output", "exec:/usr/bin/head -c 10000000 /dev/zero", SeedNode(2)});
+  ASSERT_EQ(result.exit_code, 0) << result.err.substr(0, 2000);
+  EXPECT_LT(result.err.size(), 4u * 70 * 1024) << "four runs, 64 KiB shown of each";
+  EXPECT_GE(result.err.size(), 4u * 64 * 1024);
+  size_t said = 0;
+  for (size_t at = 0; (at = result.err.find("9934464 more bytes of its output not shown", at)) != std::string::npos;
+       ++at) {
+    ++said;
+  }
+  EXPECT_EQ(said, 4u);
+}
+
 TEST(DeliveryTest, TextOutputIsOneReadableLinePerAlertWithoutColourOffATty) {
   const auto result = RunForeshock({"scan", "--output", "stdout:text", SeedNode(2)});
   ASSERT_EQ(result.exit_code, 0) << result.err;
