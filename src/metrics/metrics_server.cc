@@ -83,7 +83,11 @@ Result<std::unique_ptr<MetricsServer>> MetricsServer::Start(const std::string& a
       .Add({{"version", version}})
       .Set(1);
   try {
-    server->exposer_ = std::make_unique<prometheus::Exposer>(address, 1);
+    // A client that connects and says nothing (or stops half way) holds a worker thread
+    // only until the request timeout; with several workers, scrapes go on meanwhile.
+    server->exposer_ = std::make_unique<prometheus::Exposer>(std::vector<std::string>{
+        "listening_ports", address, "num_threads", "8", "request_timeout_ms", "2000", "enable_keep_alive", "no",
+        "linger_timeout_ms", "0"});
   } catch (const std::exception& error) {
     return Status::InvalidArgument("--metrics-listen " + address + ": cannot listen: " + error.what());
   }

@@ -259,5 +259,27 @@ TEST_F(DeliveryRestartTest, MetricsAreServedInThePrometheusFormat) {
   EXPECT_EQ(lint.exit_code, 0) << lint.out << lint.err;
 }
 
+TEST_F(DeliveryRestartTest, IdleOrSlowClientsOfTheMetricsEndpointDoNotStopScrapes) {
+  const int port = [] { HttpReceiver probe; return probe.port(); }();
+  const pid_t pid = testing::StartForeshock({"watch", "--no-builtin-catalog", "--catalog", catalog_, "--metrics-listen",
+                                             "127.0.0.1:" + std::to_string(port), log_},
+                                            out_, err_);
+  ASSERT_TRUE(WaitFor([&] { return !testing::HttpGet(port, "/metrics").empty(); }, 10s)) << ReadFile(err_);
+  std::vector<std::unique_ptr<testing::IdleConnection>> stuck;
+  for (int i = 0; i < 8; ++i) {
+    // Some say nothing, some stop half way through a request.
+    stuck.push_back(std::make_unique<testing::IdleConnection>(port, i % 2 == 0 ? "" : "GET /metrics HTTP/1.1\r\nHo"));
+    ASSERT_TRUE(stuck.back()->connected());
+  }
+  std::this_thread::sleep_for(200ms);
+  for (int scrape = 0; scrape < 3; ++scrape) {
+    const auto start = std::chrono::steady_clock::now();
+    const std::string metrics = testing::HttpGet(port, "/metrics");
+    EXPECT_NE(metrics.find("foreshock_build_info"), std::string::npos) << "scrape " << scrape << " got nothing";
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 10s) << "Prometheus gives up on a scrape after 10 s";
+  }
+  EXPECT_EQ(testing::StopProcess(pid, SIGTERM), 0) << "stuck clients do not hold up shutdown either";
+}
+
 }  // namespace
 }  // namespace foreshock

@@ -130,6 +130,8 @@ void HttpReceiver::Handle(int connection) {
 
 std::string HttpGet(int port, const std::string& path) {
   const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  const timeval patience{20, 0};  // a server that never answers fails the test instead of hanging it
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &patience, sizeof patience);
   sockaddr_in address{};
   address.sin_family = AF_INET;
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -150,5 +152,17 @@ std::string HttpGet(int port, const std::string& path) {
   const size_t body = response.find("\r\n\r\n");
   return body == std::string::npos ? "" : response.substr(body + 4);
 }
+
+IdleConnection::IdleConnection(int port, const std::string& data) {
+  fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  address.sin_port = htons(static_cast<uint16_t>(port));
+  connected_ = ::connect(fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
+               (data.empty() || ::write(fd_, data.data(), data.size()) == static_cast<ssize_t>(data.size()));
+}
+
+IdleConnection::~IdleConnection() { ::close(fd_); }
 
 }  // namespace foreshock::testing

@@ -51,7 +51,22 @@ class HttpReceiver {
   std::vector<HttpRequest> requests_;
 };
 
-// GET http://127.0.0.1:port/path; returns the body (empty on failure).
+// GET http://127.0.0.1:port/path; returns the body (empty on failure, or after 20 s without an answer).
 std::string HttpGet(int port, const std::string& path);
+
+// A TCP connection to 127.0.0.1:port that sends `data` (maybe nothing) and then idles until
+// destroyed: a slow or stuck client.
+class IdleConnection {
+ public:
+  IdleConnection(int port, const std::string& data);
+  ~IdleConnection();
+  IdleConnection(const IdleConnection&) = delete;
+  IdleConnection& operator=(const IdleConnection&) = delete;
+  bool connected() const { return connected_; }
+
+ private:
+  int fd_ = -1;
+  bool connected_ = false;
+};
 
 }  // namespace foreshock::testing
