@@ -64,7 +64,8 @@ class YamlTreeBuilder {
                           (value.empty() || value == "~" || value == "null" || value == "Null" || value == "NULL");
         auto data = Start(null ? YamlNode::Kind::kNull : YamlNode::Kind::kScalar, event.start_mark);
         if (!null) data->scalar = std::move(value);
-        return Complete(YamlNode(std::move(data)), Text(scalar.anchor), root);
+        data->expanded_bytes = scalar.length;
+        return Complete(YamlNode(std::move(data)), Text(scalar.anchor), root, event.start_mark, error);
       }
       case YAML_ALIAS_EVENT: {
         auto it = anchors_.find(Text(event.data.alias.anchor));
@@ -73,7 +74,7 @@ class YamlTreeBuilder {
                     "alias to an unknown anchor '" + Text(event.data.alias.anchor) + "'"};
           return false;
         }
-        return Complete(it->second, "", root);
+        return Complete(it->second, "", root, event.start_mark, error);
       }
       case YAML_SEQUENCE_START_EVENT:
       case YAML_MAPPING_START_EVENT: {
@@ -91,7 +92,8 @@ class YamlTreeBuilder {
       case YAML_MAPPING_END_EVENT: {
         Open closed = std::move(open_.back());
         open_.pop_back();
-        return Complete(YamlNode(std::move(closed.node)), closed.anchor, root);
+        const yaml_mark_t start = {0, static_cast<size_t>(closed.node->line - 1), static_cast<size_t>(closed.node->column - 1)};
+        return Complete(YamlNode(std::move(closed.node)), closed.anchor, root, start, error);
       }
       case YAML_DOCUMENT_END_EVENT:
       case YAML_STREAM_END_EVENT:
@@ -102,8 +104,21 @@ class YamlTreeBuilder {
   }
 
   // A finished node: the root, or the next item or key or value of the innermost container.
-  bool Complete(YamlNode node, const std::string& anchor, std::optional<YamlNode>* root) {
+  // False (with *error set, at `mark`, where the node starts) when the document grows past
+  // kMaxExpandedBytes.
+  bool Complete(YamlNode node, const std::string& anchor, std::optional<YamlNode>* root, const yaml_mark_t& mark,
+                YamlError* error) {
     if (!anchor.empty()) anchors_[anchor] = node;
+    if (!open_.empty()) {
+      size_t& parent_bytes = open_.back().node->expanded_bytes;
+      parent_bytes += node.data_->expanded_bytes;
+      if (parent_bytes > YamlNode::kMaxExpandedBytes) {
+        *error = {static_cast<int>(mark.line) + 1, static_cast<int>(mark.column) + 1,
+                  "the document, with its aliases expanded, grows past " +
+                      std::to_string(YamlNode::kMaxExpandedBytes >> 20) + " MiB here"};
+        return false;
+      }
+    }
     if (open_.empty()) {
       *root = std::move(node);
       return true;

@@ -5,7 +5,9 @@
 // catalog's file:line:col messages. An alias is its anchor's node (shared, never copied);
 // tags are ignored; a plain `~`, `null` or empty value is null; only the first document of
 // a stream is read. Nesting deeper than kMaxDepth is refused, so no input can exhaust the
-// stack. Immutable once parsed.
+// stack, and so is a document whose scalars, with every alias counted as the text it stands
+// for, add up to more than kMaxExpandedBytes: a small file of aliases to one big anchor
+// would otherwise become gigabytes in whatever copies it out. Immutable once parsed.
 
 #include <memory>
 #include <optional>
@@ -26,6 +28,7 @@ class YamlNode {
  public:
   enum class Kind { kUndefined, kNull, kScalar, kSequence, kMap };
   static constexpr int kMaxDepth = 64;
+  static constexpr size_t kMaxExpandedBytes = 16 << 20;
 
   // The document `text` holds (null when it holds none), or nothing with *error set.
   static std::optional<YamlNode> Parse(std::string_view text, YamlError* error);
@@ -58,6 +61,7 @@ class YamlNode {
     int line = 0;
     int column = 0;
     std::string scalar;
+    size_t expanded_bytes = 0;  // of its scalars, aliases expanded
     std::vector<YamlNode> items;
     std::vector<std::pair<YamlNode, YamlNode>> entries;
   };

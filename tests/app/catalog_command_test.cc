@@ -38,6 +38,19 @@ TEST(CatalogCommandTest, LintPrintsEveryErrorWithFileLineAndColumn) {
   EXPECT_NE(result.err.find("2 error(s)"), std::string::npos);
 }
 
+TEST(CatalogCommandTest, ACatalogWhoseAliasesExpandToGigabytesIsRefusedAtTheLineThatCrossesTheBound) {
+  TempDir dir;
+  // 1.5 MB on disk; 3 GB if every alias of the runbook were copied out.
+  std::string text = "patterns:\n  - id: p0\n    runbook: &book \"" + std::string(1 << 20, 'r') + "\"\n";
+  for (int i = 1; i < 3000; ++i) text += "  - id: p" + std::to_string(i) + "\n    runbook: *book\n";
+  const std::string path = dir.Write("amplified.yaml", text);
+  const ProcessResult result = RunForeshock({"catalog", "lint", path});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.err.find(path + ":32:5: error: the document, with its aliases expanded, grows past 16 MiB"),
+            std::string::npos)
+      << result.err.substr(0, 2000);
+}
+
 TEST(CatalogCommandTest, TestFailsOnAnExampleThatDoesNotBehave) {
   TempDir dir;
   const std::string path = dir.Write("wrong.yaml",

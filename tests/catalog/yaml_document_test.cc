@@ -71,7 +71,12 @@ TEST(YamlDocumentTest, AnAliasIsItsAnchorsNodeAndAnUnknownOneIsAnError) {
   const YamlNode root = MustParse("base: &b {severity: warning}\ncopy: *b\n");
   EXPECT_EQ(root["copy"]["severity"].Scalar(), "warning");
   EXPECT_EQ(MustFail("a: *nowhere\n").line, 1);
-  // Aliases are shared, not copied: a nest of them stays small and quick.
+}
+
+TEST(YamlDocumentTest, AliasesThatWouldExpandPastTheBoundAreRefusedWhereTheyCrossIt) {
+  // Aliases are shared, not copied, so parsing stays small; but whatever reads the tree
+  // copies scalars out, so a nest of aliases ("billion laughs") is refused where it
+  // crosses 16 MiB, while a modest one parses.
   std::string laughs = "l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n";
   for (int i = 1; i < 12; ++i) {
     // Appended piece by piece: GCC 12 at -O3 warns (-Wrestrict, wrongly) about "l" + string.
@@ -81,7 +86,17 @@ TEST(YamlDocumentTest, AnAliasIsItsAnchorsNodeAndAnUnknownOneIsAnError) {
     for (int j = 1; j < 10; ++j) laughs.append(", ").append(prev);
     laughs += "]\n";
   }
-  EXPECT_EQ(MustParse(laughs)["l11"].size(), 10u);
+  const YamlError laughed = MustFail(laughs);
+  EXPECT_EQ(laughed.line, 8) << "l7 stands for 100 MB of x: " << laughed.message;
+  EXPECT_NE(laughed.message.find("with its aliases expanded, grows past 16 MiB"), std::string::npos);
+  const std::string modest = laughs.substr(0, laughs.find("l6:"));
+  EXPECT_EQ(MustParse(modest)["l5"].size(), 10u);
+
+  // The probe's catalog: one 1 MB runbook, anchored once and aliased by 2,999 patterns.
+  std::string runbooks = "patterns:\n  - id: p0\n    runbook: &book \"" + std::string(1 << 20, 'r') + "\"\n";
+  for (int i = 1; i < 3000; ++i) runbooks += "  - id: p" + std::to_string(i) + "\n    runbook: *book\n";
+  const YamlError amplified = MustFail(runbooks);
+  EXPECT_EQ(amplified.line, 2 + 2 * 15) << "the pattern with the 15th alias crosses 16 MiB: " << amplified.message;
 }
 
 TEST(YamlDocumentTest, SyntaxErrorsAndDeepNestingAreErrorsWithAPosition) {
