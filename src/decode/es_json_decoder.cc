@@ -480,6 +480,10 @@ Decoder::Outcome EsJsonDecoder::Decode(std::string_view text, const DecodeOption
   if (record->text.find("took[") == std::string::npos) AppendSlowLogFields(document, &record->text);
   record->message_length = record->text.size();
   AppendExceptionText(document, &record->text);
+  // A record with its message key twice: the last is the message, the others are searched too.
+  for (const char* key : fields.message) {
+    document.ForEachEarlierDuplicate(key, [&](std::string_view other) { AppendLine(other, &record->text); });
+  }
   return Outcome::kDecoded;
 }
 

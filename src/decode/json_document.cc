@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 namespace foreshock {
@@ -87,6 +88,20 @@ JsonDocument::Value JsonDocument::Find(std::string_view dotted) const {
     value.type = found.is_array() ? Value::Type::kArray : Value::Type::kOther;
   }
   return value;
+}
+
+void JsonDocument::ForEachEarlierDuplicate(std::string_view key,
+                                           const std::function<void(std::string_view)>& visit) const {
+  simdjson::dom::object object;
+  if (state_->root.get_object().get(object) != simdjson::SUCCESS) return;
+  std::optional<std::string_view> pending;  // a string member, visited once a later one shows it is not the last
+  for (const simdjson::dom::key_value_pair field : object) {
+    if (field.key != key) continue;
+    if (pending) visit(*pending);
+    std::string_view string;
+    pending.reset();
+    if (field.value.get_string().get(string) == simdjson::SUCCESS) pending = string;
+  }
 }
 
 void JsonDocument::ForEachStringIn(std::string_view dotted, const std::function<void(std::string_view)>& visit) const {

@@ -4,7 +4,7 @@
 // decoded in full are the ones with stack traces and pattern hits, so their parse is what a
 // burst of exceptions costs), and looked up the way the JSON decoders need: by dotted key,
 // flat first and then as nested objects (as FindDotted does), the last of duplicate keys
-// winning. Both rules are those of nlohmann::json, which reads every other JSON in
+// winning (the others can be visited). Both rules are those of nlohmann::json, which reads every other JSON in
 // foreshock; so that both accept the same records, input simdjson refuses but nlohmann::json
 // reads (integers past 64 bits, a byte-order mark) is rewritten by nlohmann::json first.
 // Views it hands out stay valid until the next Parse(). Not thread-safe: one per thread.
@@ -34,6 +34,9 @@ class JsonDocument {
   bool Parse(std::string_view text);
   // The value at `dotted` in the object last parsed.
   Value Find(std::string_view dotted) const;
+  // Calls `visit` with the string value of each top-level member named `key` but the last:
+  // the duplicates Find() passes over (a record written with the key twice).
+  void ForEachEarlierDuplicate(std::string_view key, const std::function<void(std::string_view)>& visit) const;
   // Calls `visit` with each string in the array at `dotted` (nothing when it is no array).
   void ForEachStringIn(std::string_view dotted, const std::function<void(std::string_view)>& visit) const;
 

@@ -48,6 +48,24 @@ TEST(EsJsonDecoderTest, PatternsSeeEcsErrorFieldsAfterTheMessage) {
             "TooManyScrollContextsException: too many");
 }
 
+// A record written with "message" twice: the last is its message (as every JSON reader
+// takes it), and the other is searched too, so a precursor in it is not missed.
+TEST(EsJsonDecoderTest, BothValuesOfADuplicateMessageKeyAreSearched) {
+  const EsJsonDecoder decoder(EsJsonDecoder::Dialect::kEcs);
+  const std::string line =
+      R"({"@timestamp":"2026-11-29T02:54:11.482Z","log.level":"WARN","message":"Trying to create too many )"
+      R"(scroll contexts. Must be less than or equal to: [500].","message":"search request failed",)"
+      R"("service.name":"ES_ECS","event.dataset":"elasticsearch.server","elasticsearch.node.name":"es-2"})";
+  RecordHeader header;
+  EXPECT_FALSE(decoder.DecodeHeader(line, DecodeOptions{}, &header)) << "the fast header read leaves it to Decode";
+  LogRecord record;
+  ASSERT_EQ(Decode(decoder, line, &record), Decoder::Outcome::kDecoded);
+  EXPECT_EQ(record.message(), "search request failed");
+  EXPECT_EQ(record.text,
+            "search request failed\nTrying to create too many scroll contexts. Must be less than or equal to: [500].");
+  EXPECT_EQ(record.node, "es-2");
+}
+
 // ES 8 slow logs carry no "message": the slow-log message stands in for it, followed by the
 // slow-log fields laid out as the plain slow log writes them. 8.0 snapshots wrote the node
 // under "node.name".
