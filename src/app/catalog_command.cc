@@ -8,6 +8,7 @@
 #include "app/common_options.h"
 #include "app/main.h"
 #include "app/verb.h"
+#include "base/terminal_text.h"
 
 namespace foreshock::app {
 namespace {
@@ -29,7 +30,7 @@ std::string_view MarkerName(Marker marker) {
 std::string FileOf(const SourceLocation& where) { return where.file + ":" + std::to_string(where.line); }
 
 void PrintDiagnostics(const LoadReport& report) {
-  for (const Diagnostic& diagnostic : report.diagnostics()) std::cerr << diagnostic.ToString() << "\n";
+  for (const Diagnostic& diagnostic : report.diagnostics()) std::cerr << EscapeForTerminal(diagnostic.ToString()) << "\n";
 }
 
 int List(const Catalog& catalog) {

@@ -1,5 +1,6 @@
 #include "app/common_options.h"
 
+#include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
@@ -7,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "base/terminal_text.h"
 #include "base/timestamp_parser.h"
 #include "catalog/catalog_loader.h"
 
@@ -61,13 +63,29 @@ void AddLoggingOption(po::options_description* description, CommonOptions* optio
        "foreshock's own log on stderr: trace, debug, info, warn, error, off");
 }
 
+namespace {
+
+// spdlog's %v, escaped: diagnostics quote file names, node names and log text.
+class EscapedMessage final : public spdlog::custom_flag_formatter {
+ public:
+  void format(const spdlog::details::log_msg& message, const std::tm&, spdlog::memory_buf_t& out) override {
+    const std::string escaped = EscapeForTerminal(std::string_view(message.payload.data(), message.payload.size()));
+    out.append(escaped.data(), escaped.data() + escaped.size());
+  }
+  std::unique_ptr<custom_flag_formatter> clone() const override { return std::make_unique<EscapedMessage>(); }
+};
+
+}  // namespace
+
 Status SetUpLogging(const std::string& level) {
   const spdlog::level::level_enum parsed = spdlog::level::from_str(level);
   if (parsed == spdlog::level::off && level != "off") {
     return Status::InvalidArgument("unknown --log-level '" + level + "'");
   }
   auto logger = spdlog::stderr_color_st("foreshock");
-  logger->set_pattern("foreshock: %^%l%$: %v");
+  auto formatter = std::make_unique<spdlog::pattern_formatter>();
+  formatter->add_flag<EscapedMessage>('*').set_pattern("foreshock: %^%l%$: %*");
+  logger->set_formatter(std::move(formatter));
   logger->set_level(parsed);
   spdlog::set_default_logger(logger);
   return Status();

@@ -10,6 +10,7 @@
 #include "app/common_options.h"
 #include "app/main.h"
 #include "app/verb.h"
+#include "base/terminal_text.h"
 #include "input/fd_source.h"
 #include "match/matcher.h"
 
@@ -22,10 +23,10 @@ void PrintHit(const RecordReader& reader, const LogRecord& record, const Pattern
               const PatternHit& hit) {
   std::string captures;
   for (const Capture& capture : hit.captures) {
-    captures += " " + capture.name + "=" + capture.text;
+    captures += " " + capture.name + "=" + EscapeForTerminal(capture.text);
     if (capture.number) captures += " (" + std::to_string(*capture.number) + ")";
   }
-  std::printf("%s:%llu  %s [%s]%s\n", reader.name().c_str(),
+  std::printf("%s:%llu  %s [%s]%s\n", EscapeForTerminal(reader.name()).c_str(),
               static_cast<unsigned long long>(record.line_number), pattern.id.c_str(),
               std::string(SeverityName(pattern.severity)).c_str(), captures.c_str());
 }

@@ -11,12 +11,13 @@
 
 #include "app/common_options.h"
 #include "app/main.h"
-#include "app/pipeline.h"
-#include "base/counted.h"
-#include "app/verb.h"
-#include "input/decompressing_source.h"
 #include "app/outputs.h"
+#include "app/pipeline.h"
 #include "app/telemetry.h"
+#include "app/verb.h"
+#include "base/counted.h"
+#include "base/terminal_text.h"
+#include "input/decompressing_source.h"
 
 namespace foreshock::app {
 namespace {
@@ -88,7 +89,7 @@ int ExplainFormats(const std::vector<std::unique_ptr<RecordReader>>& readers) {
     }
     const InputStats& stats = reader->stats();
     std::printf("%s: %llu records in %llu lines (%llu malformed, %llu unreadable)\n",
-                reader->name().c_str(), static_cast<unsigned long long>(stats.records),
+                EscapeForTerminal(reader->name()).c_str(), static_cast<unsigned long long>(stats.records),
                 static_cast<unsigned long long>(stats.lines),
                 static_cast<unsigned long long>(stats.malformed),
                 static_cast<unsigned long long>(stats.unreadable));
@@ -96,7 +97,8 @@ int ExplainFormats(const std::vector<std::unique_ptr<RecordReader>>& readers) {
       const size_t slash = key.find('/');
       const std::string envelope = slash == 0 ? "no envelope" : "envelope " + key.substr(0, slash);
       std::printf("  %6llu  format %-9s %s\n         first: %s\n", static_cast<unsigned long long>(count),
-                  key.substr(slash + 1).c_str(), envelope.c_str(), stats.format_examples.at(key).c_str());
+                  key.substr(slash + 1).c_str(), envelope.c_str(),
+                  EscapeForTerminal(stats.format_examples.at(key)).c_str());
     }
   }
   return kExitOk;

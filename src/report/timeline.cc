@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "base/terminal_text.h"
 #include "sink/alert_json.h"
 
 namespace foreshock {
@@ -82,10 +83,11 @@ std::string Timeline::RenderSummary() const {
   }
   for (const auto& [node, hits] : nodes_) by_node.try_emplace(node);
   for (const auto& [node, alerts] : by_node) {
-    out += "\n" + node + "\n";
+    out += "\n" + EscapeForTerminal(node) + "\n";
     if (auto it = nodes_.find(node); it != nodes_.end() && !it->second.first.pattern.empty()) {
       const FirstPrecursor& first = it->second.first;
-      out += "  first precursor  " + FormatTimestamp(first.time) + "  " + first.pattern + "  (" + first.source + ")\n";
+      out += "  first precursor  " + FormatTimestamp(first.time) + "  " + first.pattern + "  (" +
+             EscapeForTerminal(first.source) + ")\n";
     } else {
       out += "  no precursor at warning or above\n";
     }
@@ -94,7 +96,7 @@ std::string Timeline::RenderSummary() const {
       const auto& a = *alert;
       std::snprintf(line, sizeof line, "  %s  %-9s %-8s %s stage %d", a["@timestamp"].get<std::string>().c_str(),
                     a["event"]["action"].get<std::string>().c_str(), a["log"]["level"].get<std::string>().c_str(),
-                    a["rule"]["id"].get<std::string>().c_str(), a["foreshock"]["stage"].get<int>());
+                    EscapeForTerminal(a["rule"]["id"].get<std::string>()).c_str(), a["foreshock"]["stage"].get<int>());
       out += line;
       if (a["foreshock"].contains("lead_time_s")) {
         const double lead = a["foreshock"]["lead_time_s"].get<double>();
@@ -119,7 +121,7 @@ std::string Timeline::RenderSummary() const {
     if (input.damage.empty() && input.unreadable == 0) continue;
     if (!header) out += "\ncould not read everything\n";
     header = true;
-    out += "  " + input.name + ": ";
+    out += "  " + EscapeForTerminal(input.name) + ": ";
     if (!input.damage.empty()) out += input.damage + " (the lines before it were used)";
     if (input.unreadable > 0) {
       out += (input.damage.empty() ? "" : "; ") + std::to_string(input.unreadable) + " unreadable records passed over";

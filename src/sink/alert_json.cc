@@ -5,7 +5,10 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdio>
 #include <string_view>
+
+#include "base/terminal_text.h"
 
 namespace foreshock {
 
@@ -56,29 +59,23 @@ nlohmann::json AlertToJson(const Alert& alert) {
 
 std::string DumpAlertJson(const nlohmann::json& json) {
   std::string text = json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  // Outside strings the JSON text is ASCII without DEL, so these bytes are string content.
-  const auto is_c1_lead = [&](size_t i) {
-    return text[i] == '\xc2' && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
-           static_cast<unsigned char>(text[i + 1]) <= 0x9f;
-  };
+  // Outside strings the JSON text is printable ASCII, so these characters are string content;
+  // JSON itself already escaped the C0 ones.
+  unsigned code = 0;
   size_t found = 0;
-  while (found < text.size() && text[found] != '\x7f' && !is_c1_lead(found)) ++found;
+  while (found < text.size() && TerminalHazardAt(text, found, &code) == 0) ++found;
   if (found == text.size()) return text;
   std::string escaped = text.substr(0, found);
-  static constexpr char kHex[] = "0123456789abcdef";
-  for (size_t i = found; i < text.size(); ++i) {
-    unsigned code;
-    if (text[i] == '\x7f') {
-      code = 0x7f;
-    } else if (is_c1_lead(i)) {
-      code = static_cast<unsigned char>(text[++i]);
-    } else {
-      escaped.push_back(text[i]);
+  char unicode[8];
+  for (size_t i = found; i < text.size();) {
+    const size_t length = TerminalHazardAt(text, i, &code);
+    if (length == 0) {
+      escaped.push_back(text[i++]);
       continue;
     }
-    escaped += "\\u00";
-    escaped.push_back(kHex[code >> 4]);
-    escaped.push_back(kHex[code & 0xf]);
+    std::snprintf(unicode, sizeof unicode, "\\u%04x", code);
+    escaped += unicode;
+    i += length;
   }
   return escaped;
 }

@@ -14,8 +14,9 @@ nlohmann::json AlertToJson(const Alert& alert);
 
 // Alert JSON as text for any output: invalid UTF-8 from a log line is replaced, never
 // allowed to abort the output, and every control character is written as an escape: the
-// C0 ones by JSON itself, DEL and the C1 ones (U+0080..U+009F, e.g. the 8-bit CSI) too, so no
-// terminal sequence from a log line reaches a TTY that shows the JSON.
+// C0 ones by JSON itself, DEL, the C1 ones (U+0080..U+009F, e.g. the 8-bit CSI) and the bidi
+// controls (base/terminal_text.h) too, so no terminal sequence or reordering from a log line
+// reaches a TTY that shows the JSON. The text parses to the same values.
 std::string DumpAlertJson(const nlohmann::json& json);
 
 // The alert as one line of DumpAlertJson() text ending in '\n'.

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 
+#include "base/terminal_text.h"
 #include "base/write_all.h"
 
 namespace foreshock {
@@ -20,26 +21,6 @@ const char* ColourOf(const Alert& alert) {
 }
 
 }  // namespace
-
-std::string EscapeForTerminal(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (size_t i = 0; i < text.size(); ++i) {
-    const auto byte = static_cast<unsigned char>(text[i]);
-    // C1 controls arrive in UTF-8 as 0xC2 0x80..0x9F.
-    const bool c1 = byte == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
-                    static_cast<unsigned char>(text[i + 1]) <= 0x9F;
-    if (byte < 0x20 || byte == 0x7F || c1) {
-      const unsigned value = c1 ? static_cast<unsigned char>(text[++i]) : byte;
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\x%02x", value);
-      out += escaped;
-    } else {
-      out.push_back(text[i]);
-    }
-  }
-  return out;
-}
 
 std::string FormatAlertText(const Alert& alert, bool colour) {
   std::string severity(SeverityName(alert.severity));

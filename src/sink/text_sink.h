@@ -3,7 +3,8 @@
 // TextSink prints one readable line per alert for people at a terminal (`--output
 // stdout:text`): time, severity, action, rule, node and message, with the lead time when an
 // outage marker fired it. Colour is used only when the descriptor is a TTY. Text that came
-// from log lines never carries control characters to the terminal: they are shown escaped.
+// from log lines never carries control characters to the terminal: they are shown escaped
+// (base/terminal_text.h).
 
 #include <string>
 
@@ -13,9 +14,6 @@ namespace foreshock {
 
 // The line TextSink prints, ending in '\n'.
 std::string FormatAlertText(const Alert& alert, bool colour);
-
-// Replaces control characters (ESC and friends, DEL, C1) with visible escapes like "\x1b".
-std::string EscapeForTerminal(std::string_view text);
 
 class TextSink final : public Sink {
  public:

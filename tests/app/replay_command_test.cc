@@ -156,6 +156,41 @@ TEST_F(ReplayTest, TheSummaryTellsFirstPrecursorsEscalationsLeadTimeAndBusiestPa
   EXPECT_EQ(replay.err.find("busiest patterns"), std::string::npos) << "--summary takes it off stderr";
 }
 
+// A node name and a file name carrying a terminal escape (it retitles the window) and a
+// bidi override: every command shows them escaped, on stdout and on stderr.
+TEST_F(ReplayTest, ControlCharactersAndBidiOverridesFromLogsReachNoTerminal) {
+  const std::string hostile_node = R"(evil\u001b]0;pwned\u0007)" "\xe2\x80\xae" "-node";
+  std::string text = ReadFile(SeedNode(2));
+  for (size_t at = 0; (at = text.find("\"order-events-node-2\"", at)) != std::string::npos;) {
+    text.replace(at, 21, "\"" + hostile_node + "\"");
+  }
+  text += "{\"@timestamp\":\"2026-11-29T04:30:00.000Z\", \"log.level\": \"WARN\", \"message\":\"cut\n";
+  const std::string folder = dir_.path() + "/hostile";
+  fs::create_directories(folder);
+  const std::string file = folder + "/es\x1b[2J\xe2\x81\xa6.json";
+  std::ofstream(file) << text;
+  const std::string shown_node = "evil\\x1b]0;pwned\\x07\\u202e-node";
+  const std::vector<std::vector<std::string>> runs = {
+      {"replay", folder}, {"scan", "--output", "stdout:text", file}, {"match", file}, {"scan", "--explain-format", file}};
+  for (const auto& args : runs) {
+    const auto result = RunForeshock(args);
+    EXPECT_NE(result.exit_code, 2) << args[0] << ": " << result.err;
+    for (const std::string& stream : {result.out, result.err}) {
+      for (const std::string& raw : {std::string("\x1b"), std::string("\x07"), std::string("\xe2\x80\xae"),
+                                     std::string("\xe2\x81\xa6")}) {
+        EXPECT_EQ(stream.find(raw), std::string::npos) << args[0] << " " << args[1] << " let a raw byte through:\n"
+                                                       << stream.substr(0, 3000);
+      }
+    }
+    EXPECT_NE((result.out + result.err).find("es\\x1b[2J\\u2066.json"), std::string::npos)
+        << args[0] << " " << args[1] << " names the file, escaped:\n" << result.out << result.err;
+  }
+  const auto replay = RunForeshock({"replay", folder});
+  EXPECT_NE(replay.err.find("\n" + shown_node + "\n  first precursor"), std::string::npos) << replay.err;
+  const auto text_output = RunForeshock({"scan", "--output", "stdout:text", file});
+  EXPECT_NE(text_output.out.find("[" + shown_node + "]"), std::string::npos) << text_output.out;
+}
+
 TEST_F(ReplayTest, TheHtmlReportIsSelfContainedEscapedAndDrawsInChromium) {
   // A precursor line carrying markup: it must reach the page as text.
   const std::string hostile = dir_.path() + "/archive/order-events-node-4.json";

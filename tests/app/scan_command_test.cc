@@ -236,7 +236,7 @@ namespace {
 TEST(ScanTest, HostileBytesInALogLineAreEscapedInEveryOutput) {
   TempDir dir;
   const std::string catalog = dir.Write("catalog.yaml", testing::kOneAlertPerPrecursorCatalog);
-  const std::string hostile = "PRECURSOR-7 \x1b]0;owned\x07 \x1b[31mred \xc2\x9b" "2J bad\xff\xfe utf8 </td><script>x()</script>";
+  const std::string hostile = "PRECURSOR-7 \x1b]0;owned\x07 \x1b[31mred \xc2\x9b" "2J bad\xff\xfe utf8 </td><script>x()</script> \xe2\x80\xae" "fdp.exe";
   const std::string line = "[2026-11-29T02:54:11,482][WARN ][o.e.s.SearchService] [es-1] " + hostile + "\n";
   const std::string log = dir.Write("es.log", line);
   const std::string text_alerts = dir.path() + "/alerts.txt";
@@ -248,7 +248,9 @@ TEST(ScanTest, HostileBytesInALogLineAreEscapedInEveryOutput) {
     EXPECT_EQ(output->find('\x1b'), std::string::npos);
     EXPECT_EQ(output->find("\xc2\x9b"), std::string::npos);
     EXPECT_EQ(output->find('\xff'), std::string::npos);
+    EXPECT_EQ(output->find("\xe2\x80\xae"), std::string::npos) << "a bidi override reorders what a terminal shows";
   }
+  EXPECT_NE(result.out.find("\\u202efdp.exe"), std::string::npos) << result.out;
   const json alert = json::parse(result.out.substr(0, result.out.find('\n')));
   EXPECT_NE(alert["foreshock"]["evidence"][0]["message"].get<std::string>().find("\x1b]0;owned\x07 \x1b[31mred \xc2\x9b"),
             std::string::npos)
@@ -263,6 +265,7 @@ TEST(ScanTest, HostileBytesInALogLineAreEscapedInEveryOutput) {
   EXPECT_NE(text.out.find("precursor 7"), std::string::npos) << text.out;
   EXPECT_EQ(text.out.find('\x1b'), std::string::npos);
   EXPECT_EQ(text.out.find("\xc2\x9b"), std::string::npos);
+  EXPECT_EQ(text.out.find("\xe2\x80\xae"), std::string::npos);
 }
 
 }  // namespace

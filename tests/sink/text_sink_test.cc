@@ -8,13 +8,6 @@
 namespace foreshock {
 namespace {
 
-TEST(TextSinkTest, ControlCharactersFromLogsAreShownEscaped) {
-  EXPECT_EQ(EscapeForTerminal("a\x1b]0;pwned\x07z"), "a\\x1b]0;pwned\\x07z");
-  EXPECT_EQ(EscapeForTerminal("tab\there"), "tab\\x09here");
-  EXPECT_EQ(EscapeForTerminal("c1 \xc2\x9b" "31m"), "c1 \\x9b31m");
-  EXPECT_EQ(EscapeForTerminal("caf\xc3\xa9 \xe2\x86\x92 ok"), "caf\xc3\xa9 \xe2\x86\x92 ok");
-}
-
 TEST(TextSinkTest, OneLineWithSeverityRuleNodeMessageAndLeadTime) {
   Rule rule;
   rule.id = "es.chain.scroll_leak";
