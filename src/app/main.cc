@@ -25,7 +25,7 @@ void PrintHelp() {
   std::cout << "\nRun 'foreshock VERB --help' for a verb's options.\n"
                "Every verb reads a config file with --config FILE ([VERB] sections); "
                "'foreshock --print-config [VERB] [--config FILE]' shows the effective settings.\n"
-               "Exit codes: 0 ok, 1 an alert fired (only with --fail-on-alert), 2 error, 3 replay met damaged input.\n";
+               "Exit codes: 0 ok, 1 an alert fired (only with --fail-on-alert), 2 error, 3 some inputs could not be read in full.\n";
 }
 
 }  // namespace

@@ -6,11 +6,13 @@
 //
 // Exit codes: 0 success (also a closed stdout); 1 only with --fail-on-alert when an alert
 // at warning or above fired; 2 a usage, configuration, catalog or input error, with a
-// one-line reason on stderr.
+// one-line reason on stderr; 3 the run finished, but some inputs were damaged, missing or
+// unreadable (each named on stderr and passed over).
 
 namespace foreshock::app {
 
-// kExitDamaged: replay finished, but some inputs were corrupt or truncated.
+// kExitDamaged: scan or replay finished, but some inputs were corrupt, truncated, missing or
+// unreadable.
 enum ExitCode : int { kExitOk = 0, kExitAlert = 1, kExitError = 2, kExitDamaged = 3 };
 
 int Main(int argc, char** argv);

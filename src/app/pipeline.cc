@@ -1,6 +1,7 @@
 #include "app/pipeline.h"
 
 #include <algorithm>
+#include <utility>
 
 #include <spdlog/spdlog.h>
 
@@ -40,6 +41,7 @@ Result<RecordStream::Next> MergeHead::Fill(RecordStream* input, Duration wait, D
     ahead.pop_front();
   } else if (ahead_done) {
     done = true;
+    if (!ahead_failure.ok()) return std::exchange(ahead_failure, Status());
     return Next::kEnd;
   } else {
     auto next = input->Read(&record, wait);
@@ -60,7 +62,12 @@ Result<RecordStream::Next> MergeHead::Fill(RecordStream* input, Duration wait, D
   while (ahead.size() < 2 && !ahead_done) {
     ahead.emplace_back();
     auto next = input->Read(&ahead.back(), wait);
-    if (!next.ok()) return next.status();
+    if (!next.ok()) {  // `record` still goes; the failure comes after `ahead`
+      ahead.pop_back();
+      ahead_failure = next.status();
+      ahead_done = true;
+      break;
+    }
     if (*next != Next::kRecord) ahead.pop_back();
     if (*next == Next::kEnd) ahead_done = true;
     if (*next == Next::kIdle) break;
@@ -124,7 +131,12 @@ Status Pipeline::Run(const std::vector<RecordStream*>& readers) {
         // While a hit waits in the reorder buffer, look up again as soon as it may go.
         const Duration wait = reorder_.empty() ? kIdleWait : std::chrono::duration_cast<Duration>(kMaxHold);
         auto next = head.Fill(readers[i], wait, options_.max_clock_jump);
-        if (!next.ok()) return next.status();
+        if (!next.ok()) {
+          spdlog::error("{}: {}; the rest of it is passed over", readers[i]->name(), next.status().message());
+          ++summary_.failed_inputs;
+          head.done = true;
+          break;
+        }
         if (*next == RecordStream::Next::kIdle) {
           FORESHOCK_RETURN_IF_ERROR(OnIdle());
           if (summary_.output_closed) return Status();

@@ -41,6 +41,7 @@ struct PipelineSummary {
   Severity highest = Severity::kInfo;  // of the firing/escalated alerts
   bool any_alert = false;
   bool output_closed = false;          // stdout went away; the run stopped early
+  uint64_t failed_inputs = 0;  // inputs that failed part way: reported, the rest of each passed over
 };
 
 // One input's next record in Run()'s merge by event time, with the records read past it to
@@ -53,6 +54,7 @@ struct MergeHead {
   TimePoint key{};
   std::deque<LogRecord> ahead;
   bool ahead_done = false;
+  Status ahead_failure;  // why the input ended while reading ahead; handed out after `ahead`
   TimePoint last{};  // the input's last stamped record that went
   bool has_last = false;
 
@@ -68,8 +70,9 @@ class Pipeline {
   Pipeline(const Catalog& catalog, const Matcher& matcher, const CorrelatorOptions& options,
            std::vector<std::unique_ptr<Sink>> sinks);
 
-  // Reads every input to its end (the streams stay the caller's, for their counters).
-  // Returns the first input or sink error.
+  // Reads every input to its end (the streams stay the caller's, for their counters). An
+  // input that fails part way is reported on stderr and counted (summary().failed_inputs),
+  // and the others go on. Returns the first sink error.
   Status Run(const std::vector<RecordStream*>& streams);
   Status Run(const std::vector<std::unique_ptr<RecordReader>>& readers);
 

@@ -7,7 +7,9 @@
 
 #include <glob.h>
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -16,9 +18,9 @@
 #include "app/main.h"
 #include "app/outputs.h"
 #include "app/pipeline.h"
-#include "base/counted.h"
 #include "app/prefetching_reader.h"
 #include "app/verb.h"
+#include "base/counted.h"
 #include "base/time_zone.h"
 #include "base/timestamp_parser.h"
 #include "input/decompressing_source.h"
@@ -31,8 +33,41 @@ namespace {
 namespace fs = std::filesystem;
 namespace po = boost::program_options;
 
-// Files, folders (recursively, in name order) and globs, each file once.
-Result<std::vector<std::string>> ExpandInputs(const std::vector<std::string>& args) {
+// An input (file or folder) that could not be read at all: reported now, and in the summary.
+void PassOver(const std::string& name, const std::string& why, std::vector<InputReport>* failed) {
+  spdlog::error("{}: {}; passed over", name, why);
+  failed->push_back({.name = name, .failure = why});
+}
+
+// The regular files under `folder`, recursively. A sub-folder that cannot be listed is
+// passed over (PassOver); the walk goes on.
+std::vector<std::string> FilesUnder(const std::string& folder, std::vector<InputReport>* failed) {
+  std::vector<std::string> found;
+  std::error_code error;
+  fs::recursive_directory_iterator it(folder, error);
+  if (error) {
+    PassOver(folder, "cannot list: " + error.message(), failed);
+    return found;
+  }
+  for (; it != fs::recursive_directory_iterator(); it.increment(error)) {
+    if (error) {
+      PassOver(folder, "cannot list: " + error.message(), failed);
+      break;
+    }
+    if (it->is_directory(error) && ::access(it->path().c_str(), R_OK | X_OK) != 0) {
+      PassOver(it->path().string(), std::string("cannot list: ") + std::strerror(errno), failed);
+      it.disable_recursion_pending();
+    } else if (it->is_regular_file(error)) {
+      found.push_back(it->path().string());
+    }
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+// Files, folders (recursively, in name order) and globs, each file once. What does not
+// exist or cannot be listed is passed over (PassOver); the rest is read.
+std::vector<std::string> ExpandInputs(const std::vector<std::string>& args, std::vector<InputReport>* failed) {
   std::vector<std::string> files;
   std::set<std::string> seen;
   auto add = [&](const std::string& path) {
@@ -41,25 +76,21 @@ Result<std::vector<std::string>> ExpandInputs(const std::vector<std::string>& ar
   for (const std::string& arg : args) {
     std::error_code error;
     if (fs::is_directory(arg, error)) {
-      std::vector<std::string> found;
-      for (const auto& entry : fs::recursive_directory_iterator(arg, error)) {
-        if (entry.is_regular_file(error)) found.push_back(entry.path().string());
-      }
-      std::sort(found.begin(), found.end());
-      for (const std::string& path : found) add(path);
+      for (const std::string& path : FilesUnder(arg, failed)) add(path);
     } else if (arg.find_first_of("*?[") != std::string::npos) {
       glob_t matched{};
       if (::glob(arg.c_str(), 0, nullptr, &matched) == 0) {
         for (size_t i = 0; i < matched.gl_pathc; ++i) add(matched.gl_pathv[i]);
+      } else {
+        spdlog::warn("{}: no file matches", arg);
       }
       ::globfree(&matched);
     } else if (fs::exists(arg, error)) {
       add(arg);
     } else {
-      return Status::NotFound(arg + ": no such file or folder");
+      PassOver(arg, "no such file or folder", failed);
     }
   }
-  if (files.empty()) return Status::NotFound("no input files matched");
   return files;
 }
 
@@ -121,8 +152,8 @@ int RunReplay(const Args& args) {
   }
   if (Status status = SetUpLogging(common.log_level); !status.ok()) return UsageError(status.message());
   if (values.count("input") == 0) return UsageError("replay needs files, folders or globs to read");
-  auto inputs = ExpandInputs(values["input"].as<std::vector<std::string>>());
-  if (!inputs.ok()) return UsageError(inputs.status().message());
+  std::vector<InputReport> failed_inputs;
+  const std::vector<std::string> inputs = ExpandInputs(values["input"].as<std::vector<std::string>>(), &failed_inputs);
 
   auto reader_options = ReaderOptions(common);
   if (!reader_options.ok()) return UsageError(reader_options.status().message());
@@ -166,9 +197,16 @@ int RunReplay(const Args& args) {
   };
   std::vector<Input> opened;
   std::vector<RecordStream*> streams;
-  for (const std::string& path : *inputs) {
+  for (const std::string& path : inputs) {
     auto source = OpenInputFile(path);
-    if (!source.ok()) return UsageError(source.status().message());
+    if (!source.ok()) {
+      std::string why = source.status().message();
+      if (const std::string opening = "open " + path + ": "; why.starts_with(opening)) {
+        why = "cannot open: " + why.substr(opening.size());
+      }
+      PassOver(path, why, &failed_inputs);
+      continue;
+    }
     const DecompressingSource* raw = source.value().get();
     RecordReaderOptions per_input = *reader_options;
     if (!common.exhaustive) per_input.prefilter = matcher->get();
@@ -178,6 +216,9 @@ int RunReplay(const Args& args) {
     if (!reader.ok()) return UsageError(reader.status().message());
     opened.push_back({raw, std::make_unique<PrefetchingReader>(std::move(reader).value(), keep)});
     streams.push_back(opened.back().stream.get());
+  }
+  if (opened.empty()) {
+    return UsageError(failed_inputs.empty() ? "no input files matched" : "none of the inputs could be read");
   }
 
   auto outputs = Outputs::Build(output_options, /*state_dir=*/"");
@@ -217,6 +258,7 @@ int RunReplay(const Args& args) {
     }
     timeline.NoteInput(std::move(report));
   }
+  for (InputReport& failed : failed_inputs) timeline.NoteInput(std::move(failed));
   const std::string summary = timeline.RenderSummary();
   if (summary_path.empty()) {
     std::fputs(summary.c_str(), stderr);
@@ -226,14 +268,19 @@ int RunReplay(const Args& args) {
   }
   if (!report_path.empty()) {
     std::ofstream report(report_path);
-    report << RenderHtml(timeline, "foreshock replay: " + std::to_string(inputs->size()) + " inputs");
+    report << RenderHtml(timeline, "foreshock replay: " + std::to_string(inputs.size()) + " inputs");
     if (!report) {
       spdlog::error("cannot write the report to {}", report_path);
       return kExitError;
     }
   }
   if ((*outputs)->Drain(std::chrono::seconds(30)) > 0) return kExitError;
-  return damaged ? kExitDamaged : kExitOk;
+  const uint64_t failed = failed_inputs.size() + pipeline.summary().failed_inputs;
+  if (failed > 0) {
+    spdlog::error("{} could not be read in full; the alerts and the summary are of the rest",
+                  Counted(failed, "input", "inputs"));
+  }
+  return damaged || failed > 0 ? kExitDamaged : kExitOk;
 }
 
 }  // namespace foreshock::app

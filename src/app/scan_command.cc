@@ -157,10 +157,16 @@ int RunScan(const Args& args) {
   if (Status clock = ApplyClockOptions(common, &correlator_options); !clock.ok()) return UsageError(clock.message());
   auto reader_options = ReaderOptions(common);
   if (!reader_options.ok()) return UsageError(reader_options.status().message());
+  // An input that cannot be opened is reported and passed over; the others are read.
   std::vector<std::unique_ptr<RecordReader>> readers;
+  uint64_t failed_inputs = 0;
   for (const std::string& path : inputs) {
     auto source = OpenInputFile(path);
-    if (!source.ok()) return UsageError(source.status().message());
+    if (!source.ok()) {
+      spdlog::error("{}; passed over", source.status().message());
+      ++failed_inputs;
+      continue;
+    }
     RecordReaderOptions per_input = *reader_options;
     if (!common.exhaustive) per_input.prefilter = matcher->get();
     per_input.default_node = DefaultNode(common, path);
@@ -168,6 +174,7 @@ int RunScan(const Args& args) {
     if (!reader.ok()) return UsageError(reader.status().message());
     readers.push_back(std::move(reader).value());
   }
+  if (readers.empty()) return UsageError("none of the " + Counted(inputs.size(), "input", "inputs") + " could be opened");
 
   if (explain_format) return ExplainFormats(readers);
 
@@ -204,6 +211,12 @@ int RunScan(const Args& args) {
   LogSummary(readers, pipeline, **matcher);
   if ((*outputs)->Drain(*drain) > 0) return kExitError;
   const PipelineSummary& summary = pipeline.summary();
+  failed_inputs += summary.failed_inputs;
+  if (failed_inputs > 0) {
+    spdlog::error("{} of {} could not be read in full; the alerts above are of the rest",
+                  Counted(failed_inputs, "input", "inputs"), inputs.size());
+    return kExitDamaged;
+  }
   if (fail_on_alert && summary.any_alert && summary.highest >= Severity::kWarning) return kExitAlert;
   return kExitOk;
 }

@@ -229,7 +229,7 @@ std::string RenderHtml(const Timeline& timeline, const std::string& title) {
   for (const InputReport& input : timeline.inputs()) {
     html += "<tr><td>" + EscapeHtml(input.name) + "</td><td>" + EscapeHtml(input.compression.empty() ? "plain" : input.compression) +
             "</td><td>" + std::to_string(input.records) + "</td><td>" + std::to_string(input.malformed) + "</td><td>" +
-            std::to_string(input.unreadable) + "</td><td>" + EscapeHtml(input.damage) + "</td></tr>\n";
+            std::to_string(input.unreadable) + "</td><td>" + EscapeHtml(input.damage.empty() ? input.failure : input.damage) + "</td></tr>\n";
   }
   html += "</table>\n<p class=\"sub\">Made by foreshock replay.</p>\n</body></html>\n";
   return html;

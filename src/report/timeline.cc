@@ -118,10 +118,11 @@ std::string Timeline::RenderSummary() const {
   }
   bool header = false;
   for (const InputReport& input : inputs_) {
-    if (input.damage.empty() && input.unreadable == 0) continue;
+    if (input.damage.empty() && input.failure.empty() && input.unreadable == 0) continue;
     if (!header) out += "\ncould not read everything\n";
     header = true;
     out += "  " + EscapeForTerminal(input.name) + ": ";
+    if (!input.failure.empty()) out += input.failure + " (passed over)";
     if (!input.damage.empty()) out += input.damage + " (the lines before it were used)";
     if (input.unreadable > 0) {
       out += (input.damage.empty() ? "" : "; ") + std::to_string(input.unreadable) + " unreadable records passed over";

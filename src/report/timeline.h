@@ -25,7 +25,8 @@ struct InputReport {
   uint64_t records = 0;
   uint64_t malformed = 0;
   uint64_t unreadable = 0;
-  std::string damage;  // empty when read to its end
+  std::string damage;   // empty when read to its end
+  std::string failure;  // why it could not be opened or listed at all (nothing of it was read)
 };
 
 struct FirstPrecursor {

@@ -3,6 +3,7 @@
 // HTML report rendered in headless Chromium.
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
 
@@ -189,6 +190,42 @@ TEST_F(ReplayTest, ControlCharactersAndBidiOverridesFromLogsReachNoTerminal) {
   EXPECT_NE(replay.err.find("\n" + shown_node + "\n  first precursor"), std::string::npos) << replay.err;
   const auto text_output = RunForeshock({"scan", "--output", "stdout:text", file});
   EXPECT_NE(text_output.out.find("[" + shown_node + "]"), std::string::npos) << text_output.out;
+}
+
+// Permissions do not stop root, so the run that must meet them runs as nobody.
+testing::ProcessResult RunForeshockUnprivileged(const std::vector<std::string>& args) {
+  std::vector<std::string> argv;
+  if (::geteuid() == 0) argv = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"};
+  argv.push_back(testing::kForeshockBinary);
+  argv.insert(argv.end(), args.begin(), args.end());
+  return testing::RunProcess(argv);
+}
+
+// An unreadable file and an unreadable sub-folder in the archive, and a path that does not
+// exist: each is named on stderr and in the summary, the rest is replayed in full.
+TEST_F(ReplayTest, UnreadableFilesAndFoldersArePassedOverAndTheRestIsReplayed) {
+  const std::string archive = dir_.path() + "/archive";
+  fs::create_directories(archive + "/locked");
+  fs::copy_file(SeedNode(1), archive + "/locked/order-events-node-1.json");
+  fs::copy_file(SeedNode(1), archive + "/es-1/unreadable.json");
+  fs::permissions(archive + "/locked", fs::perms::none);
+  fs::permissions(archive + "/es-1/unreadable.json", fs::perms::none);
+  fs::permissions(dir_.path(), fs::perms::owner_all | fs::perms::others_read | fs::perms::others_exec);
+  const auto probe = RunForeshockUnprivileged({"--version"});
+  if (probe.exit_code != 0) GTEST_SKIP() << "the binary cannot be run as nobody here: " << probe.err;
+  const auto replay = RunForeshockUnprivileged({"replay", archive, dir_.path() + "/gone"});
+  fs::permissions(archive + "/locked", fs::perms::owner_all);
+  EXPECT_EQ(replay.exit_code, 3) << replay.err;
+  const auto scan = RunForeshock({"scan", SeedNode(1), SeedNode(2), SeedNode(3)});
+  EXPECT_EQ(Comparable(replay.out), Comparable(scan.out)) << "the readable inputs give every alert";
+  for (const std::string& named : std::vector<std::string>{archive + "/locked: cannot list: Permission denied; passed over",
+                                   archive + "/es-1/unreadable.json: cannot open: Permission denied; passed over",
+                                   dir_.path() + "/gone: no such file or folder; passed over",
+                                   "could not read everything\n",
+                                   "  " + archive + "/locked: cannot list: Permission denied (passed over)\n",
+                                   "3 inputs could not be read in full"}) {
+    EXPECT_NE(replay.err.find(named), std::string::npos) << named << "\n" << replay.err;
+  }
 }
 
 TEST_F(ReplayTest, TheHtmlReportIsSelfContainedEscapedAndDrawsInChromium) {

@@ -199,7 +199,7 @@ TEST(ScanCommandTest, UsageErrorsExitTwoWithOneLineReason) {
   } cases[] = {
       {{"scan", "--frobnicate"}, "unrecognised option '--frobnicate'"},
       {{"frobnicate"}, "unknown verb 'frobnicate'"},
-      {{"scan", dir.path() + "/missing.json"}, "missing.json: No such file or directory"},
+      {{"scan", dir.path() + "/missing.json"}, "none of the 1 input could be opened"},
       {{"scan", "--timezone", "Mars/Olympus", Sample("1")}, "--timezone 'Mars/Olympus'"},
       {{"scan", "--format", "syslog", Sample("1")}, "unknown format 'syslog'"},
       {{"scan", "--catalog", bad_catalog, Sample("1")}, "bad.yaml:2:9: error: id 'x' must be"},
@@ -211,6 +211,26 @@ TEST(ScanCommandTest, UsageErrorsExitTwoWithOneLineReason) {
     EXPECT_NE(result.err.find(c.reason), std::string::npos) << result.err;
     EXPECT_TRUE(result.out.empty()) << "stdout carries only alerts";
   }
+}
+
+// A missing file, a folder, and a file whose reading fails part way (/proc/self/mem
+// answers every read with EIO) among the inputs: each is reported and passed over, the
+// seed's node 2 still gives all its alerts, and the exit status says the run was partial.
+TEST(ScanCommandTest, ABadInputIsReportedAndPassedOverAndTheOthersStillAlert) {
+  TempDir dir;
+  const ProcessResult result =
+      RunForeshock({"scan", dir.path() + "/missing.json", dir.path(), "/proc/self/mem", Sample("2"), Sample("1")});
+  EXPECT_EQ(result.exit_code, 3) << result.err;
+  EXPECT_EQ(Summaries(result), kSeedAlerts) << result.err;
+  EXPECT_NE(result.err.find("open " + dir.path() + "/missing.json: No such file or directory; passed over"),
+            std::string::npos)
+      << result.err;
+  EXPECT_NE(result.err.find(dir.path() + " is a directory; passed over"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("/proc/self/mem: read /proc/self/mem: Input/output error; the rest of it is passed over"),
+            std::string::npos)
+      << result.err;
+  EXPECT_NE(result.err.find("3 inputs of 5 could not be read in full"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find(", 4 alerts;"), std::string::npos) << "the alerts counted are the alerts written";
 }
 
 TEST(ScanCommandTest, EveryVerbHasHelpAndTheBinaryHasAVersion) {
