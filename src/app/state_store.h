@@ -20,9 +20,13 @@ struct SavedState {
   nlohmann::json correlation;  // Correlator::SaveState(); null when none was saved
 };
 
-// nullopt when the directory holds no state yet. An unreadable or corrupt state file is an
-// error (it is not silently replaced: that would re-send alerts).
+// nullopt when the directory holds no state yet. An unreadable, corrupt or newer state file
+// is an error naming what is wrong (it is not silently replaced: that would re-send alerts).
 Result<std::optional<SavedState>> LoadState(const std::string& dir);
+
+// Renames an unusable state.json to state.json.unusable-<UTC time> (kept for a look, never
+// read again); returns the new name. `watch --reset-state` then starts afresh.
+Result<std::string> SetStateAside(const std::string& dir);
 
 // `durable`: fsync the file and the directory (shutdown, periodic); without it the state
 // survives a crash of foreshock but maybe not of the machine.

@@ -79,6 +79,7 @@ int RunWatch(const Args& args) {
   std::string lateness = "30s";
   bool no_inotify = false;
   bool include_compressed = false;
+  bool reset_state = false;
   std::string drain_timeout = "5s";
   OutputOptions output_options;
   po::options_description options("Options");
@@ -90,6 +91,9 @@ int RunWatch(const Args& args) {
       ("from", po::value(&from)->default_value("end"),
        "where to start in a file seen for the first time: end or beginning")
       ("state-dir", po::value(&state_dir), "keep file positions and correlation state here")
+      ("reset-state", po::bool_switch(&reset_state),
+       "if the saved state cannot be used (damaged, or from a newer foreshock), set it aside and start afresh "
+       "instead of refusing to start; a usable state is always kept")
       ("poll-interval", po::value(&poll_interval)->default_value("250ms"),
        "how often to look for changes without inotify (and as a safety net with it)")
       ("no-inotify", po::bool_switch(&no_inotify), "poll only (NFS, some container overlays)")
@@ -120,13 +124,29 @@ int RunWatch(const Args& args) {
 
   SavedState saved;
   std::unique_ptr<StateLock> state_lock;  // held until watch ends
+  // An unusable state stops the start, unless --reset-state sets it aside.
+  auto unusable_state = [&](const std::string& why) -> std::optional<int> {
+    if (!reset_state) return UsageError(why + "; run with --reset-state to set it aside and start afresh");
+    auto aside = SetStateAside(state_dir);
+    if (!aside.ok()) return UsageError(why + "; and it cannot be set aside: " + aside.status().message());
+    spdlog::warn("{}; set aside as {}, starting afresh (--from {})", why, *aside, from);
+    saved = SavedState{};
+    return std::nullopt;
+  };
   if (!state_dir.empty()) {
+    std::error_code error;
+    if (std::filesystem::exists(state_dir, error) && !std::filesystem::is_directory(state_dir, error)) {
+      return UsageError("--state-dir " + state_dir + " is a file, not a folder");
+    }
     auto locked = StateLock::Acquire(state_dir);
     if (!locked.ok()) return UsageError(locked.status().message());
     state_lock = std::move(locked).value();
     auto state = LoadState(state_dir);
-    if (!state.ok()) return UsageError(state.status().message());
-    if (*state) saved = std::move(**state);
+    if (!state.ok()) {
+      if (auto stop = unusable_state(state.status().message())) return *stop;
+    } else if (*state) {
+      saved = std::move(**state);
+    }
   }
 
   FollowerOptions follow;
@@ -137,7 +157,6 @@ int RunWatch(const Args& args) {
   follow.poll_interval = *poll;
   follow.reader = *reader_options;
   if (!common.exhaustive) follow.reader.prefilter = loaded->matcher.get();
-  Follower follower(follow, saved.files);
 
   CorrelatorOptions correlator_options;
   correlator_options.allowed_lateness = *late;
@@ -156,8 +175,21 @@ int RunWatch(const Args& args) {
     journal = journaled.get();
     sinks.push_back(std::move(journaled));
   }
+  if (!saved.correlation.is_null()) {
+    // Tried on a scratch pipeline first: a damaged one must not leave half its groups behind.
+    try {
+      Pipeline(*loaded->catalog, *loaded->matcher, correlator_options, {}).RestoreCorrelation(saved.correlation);
+    } catch (const nlohmann::json::exception& e) {
+      const std::string what = e.what();  // "[json.exception.type_error.302] type must be ..."
+      const std::string why = what.substr(what.find(']') == std::string::npos ? 0 : what.find(']') + 2);
+      if (auto stop = unusable_state(state_dir + "/state.json: its correlation state is damaged: " + why)) {
+        return *stop;
+      }
+    }
+  }
   Pipeline pipeline(*loaded->catalog, *loaded->matcher, correlator_options, std::move(sinks));
   if (!saved.correlation.is_null()) pipeline.RestoreCorrelation(saved.correlation);
+  Follower follower(follow, saved.files);
 
   // Returns whether the state was saved: it is not while a record waits for its
   // continuation lines (the saved offset must not split a record).

@@ -195,5 +195,69 @@ TEST(WatchMoreTest, AFifoOrADeviceMatchingTheGlobIsPassedOverAndStarvesNothing) 
   }
 }
 
+// Each way a state file can be unusable is refused at start with a message naming what is
+// wrong (never a library's raw exception, never a retry loop); --reset-state sets it aside
+// and starts afresh; a state dir that is a file is named as such.
+TEST(WatchMoreTest, AnUnusableStateIsRefusedClearlyAndResetStateSetsItAside) {
+  TempDir dir;
+  const std::string catalog = dir.Write("catalog.yaml", testing::kOneAlertPerPrecursorCatalog);
+  const std::string log = dir.Write("es.json", "");
+  const std::string state_dir = dir.path() + "/state";
+  const std::string entry = R"({"device":1,"inode":1,"head_hash":1,"head_bytes":0,"offset":0})";
+  const struct {
+    std::string state;
+    std::string said;
+  } cases[] = {
+      {R"({"version":1,"files":{"X":{"device":"a","inode":1,"head_hash":1,"head_bytes":0,"offset":0}}})",
+       R"(the entry of X "device" is "a", not a whole number)"},
+      {R"({"version":1,"files":{"X":{"device":1,"inode":1,"head_hash":1,"head_bytes":0,"offset":-5}}})",
+       R"(the entry of X "offset" is -5, not a whole number)"},
+      {R"({"version":1,"files":{"X":{"device":1,"inode":1,"head_hash":1,"head_bytes":0}}})",
+       R"(the entry of X has no "offset")"},
+      {R"({"version":9,"files":{}})", "has state version 9; this foreshock reads version 1 (it was written by a newer"},
+      {R"({"version":1,"files":{"X":)" + entry + R"(}, "correlation":{"watermark":"soon"}})",
+       "its correlation state is damaged: type must be number, but is string"},
+      {R"({"version":1,"files":{"X":)", "is not a foreshock state file: not valid JSON (cut short or overwritten?)"},
+  };
+  for (const auto& c : cases) {
+    fs::remove_all(state_dir);
+    fs::create_directories(state_dir);
+    std::ofstream(state_dir + "/state.json") << c.state;
+    testing::ProcessOptions options;
+    options.timeout = 10s;
+    const auto refused = testing::RunForeshock(
+        {"watch", "--no-builtin-catalog", "--catalog", catalog, "--state-dir", state_dir, log}, options);
+    EXPECT_EQ(refused.exit_code, 2) << c.state << "\n" << refused.err;
+    EXPECT_NE(refused.err.find(state_dir + "/state.json"), std::string::npos) << refused.err;
+    EXPECT_NE(refused.err.find(c.said), std::string::npos) << refused.err;
+    EXPECT_NE(refused.err.find("run with --reset-state to set it aside and start afresh"), std::string::npos);
+    EXPECT_EQ(refused.err.find("json.exception"), std::string::npos) << refused.err;
+  }
+  // The last one, set aside: the watcher runs, alerts, and leaves the old file for a look.
+  const std::string out = dir.path() + "/out", err = dir.path() + "/err";
+  const int pid = testing::StartForeshock({"watch", "--no-builtin-catalog", "--catalog", catalog, "--state-dir",
+                                           state_dir, "--reset-state", "--from", "beginning", log},
+                                          out, err);
+  Append(log, testing::PrecursorLine(0));
+  EXPECT_TRUE(WaitFor([&] { return Slurp(out).find("PRECURSOR-0") != std::string::npos; }, 10s)) << Slurp(err);
+  EXPECT_EQ(Stop(pid), 0);
+  EXPECT_NE(Slurp(err).find("set aside as " + state_dir + "/state.json.unusable-"), std::string::npos) << Slurp(err);
+  size_t aside = 0;
+  for (const auto& file : fs::directory_iterator(state_dir)) {
+    if (file.path().filename().string().starts_with("state.json.unusable-")) {
+      ++aside;
+      EXPECT_EQ(Slurp(file.path().string()), cases[std::size(cases) - 1].state);
+    }
+  }
+  EXPECT_EQ(aside, 1u);
+  EXPECT_NE(Slurp(state_dir + "/state.json").find("es.json"), std::string::npos) << "a new state was saved";
+
+  const std::string file_not_folder = dir.Write("not-a-folder", "");
+  const auto refused = testing::RunForeshock({"watch", "--state-dir", file_not_folder, log});
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find("--state-dir " + file_not_folder + " is a file, not a folder"), std::string::npos)
+      << refused.err;
+}
+
 }  // namespace
 }  // namespace foreshock
