@@ -168,6 +168,18 @@ size_t Outputs::Drain(Duration at_most) {
   return left;
 }
 
+size_t Outputs::SyncSpools() {
+  size_t unwritten = 0;
+  for (DeliveryQueue* queue : queues_) unwritten += queue->Sync();
+  return unwritten;
+}
+
+size_t Outputs::Unspooled() const {
+  size_t unwritten = 0;
+  for (const DeliveryQueue* queue : queues_) unwritten += queue->unspooled();
+  return unwritten;
+}
+
 void Outputs::Collect(TelemetrySnapshot* snapshot) const {
   for (const DeliveryQueue* queue : queues_) snapshot->outputs[std::string(queue->name())] = queue->stats();
 }

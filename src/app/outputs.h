@@ -51,6 +51,12 @@ class Outputs {
   // Gives the remote destinations up to `at_most` to deliver what is queued; logs and
   // returns how many alerts are still waiting (kept in durable spools, else lost).
   size_t Drain(Duration at_most);
+  // Retries writing the spools that could not be written (a full disk); returns how many
+  // alerts are still held in memory only. While any are, `watch` neither checkpoints past
+  // them nor reads on.
+  size_t SyncSpools();
+  // How many alerts are held in memory only, without retrying.
+  size_t Unspooled() const;
   // Adds each destination's delivery counters to *snapshot.
   void Collect(TelemetrySnapshot* snapshot) const;
   bool any_remote() const { return !queues_.empty(); }

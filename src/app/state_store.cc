@@ -138,6 +138,8 @@ Result<std::optional<SavedState>> LoadState(const std::string& dir) {
   if (!state.correlation.is_null() && !state.correlation.is_object()) {
     return Status::ParseError(name + ": \"correlation\" is not an object");
   }
+  state.self = json.value("self", Json());
+  if (!state.self.is_null() && !state.self.is_object()) return Status::ParseError(name + ": \"self\" is not an object");
   return std::optional<SavedState>(std::move(state));
 }
 
@@ -158,6 +160,7 @@ Status SaveState(const std::string& dir, const SavedState& state, bool durable) 
   std::error_code error;
   fs::create_directories(dir, error);
   Json json = {{"version", kVersion}, {"files", Json::object()}, {"correlation", state.correlation}};
+  if (!state.self.is_null()) json["self"] = state.self;
   for (const auto& [path, position] : state.files) {
     json["files"][path] = {{"device", position.identity.device}, {"inode", position.identity.inode},
                            {"head_hash", position.identity.head_hash},

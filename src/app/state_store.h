@@ -18,6 +18,7 @@ namespace foreshock::app {
 struct SavedState {
   std::map<std::string, FilePosition> files;
   nlohmann::json correlation;  // Correlator::SaveState(); null when none was saved
+  nlohmann::json self;         // SelfMonitor::SaveState(); null when none was saved
 };
 
 // nullopt when the directory holds no state yet. An unreadable, corrupt or newer state file

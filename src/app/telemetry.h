@@ -27,6 +27,8 @@ class Telemetry {
 
   // Publishes `snapshot` and emits the alerts it calls for through `pipeline`.
   Status Report(const TelemetrySnapshot& snapshot, Pipeline* pipeline);
+  // For `watch`: its state goes with the checkpoints.
+  SelfMonitor& monitor() { return monitor_; }
 
  private:
   Telemetry(std::unique_ptr<MetricsServer> server, Duration failing_bound)

@@ -17,11 +17,13 @@
 #include "app/follower.h"
 #include "app/main.h"
 #include "app/outputs.h"
+#include "app/self_monitor.h"
 #include "app/state_lock.h"
 #include "app/state_store.h"
 #include "app/telemetry.h"
 #include "app/verb.h"
 #include "base/counted.h"
+#include "base/report_limiter.h"
 #include "sink/journaled_sink.h"
 
 namespace foreshock::app {
@@ -171,36 +173,49 @@ int RunWatch(const Args& args) {
   if (state_dir.empty()) {
     sinks.push_back((*outputs)->TakeSink());
   } else {
-    auto journaled = std::make_unique<JournaledSink>(state_dir + "/sent.journal", (*outputs)->TakeSink());
+    Outputs* all = outputs->get();
+    auto journaled = std::make_unique<JournaledSink>(state_dir + "/sent.journal", (*outputs)->TakeSink(),
+                                                     [all] { return all->Unspooled() == 0; });
     journal = journaled.get();
     sinks.push_back(std::move(journaled));
   }
-  if (!saved.correlation.is_null()) {
-    // Tried on a scratch pipeline first: a damaged one must not leave half its groups behind.
-    try {
+  // Tried on scratch copies first: a damaged state must not leave half of itself behind.
+  try {
+    if (!saved.correlation.is_null()) {
       Pipeline(*loaded->catalog, *loaded->matcher, correlator_options, {}).RestoreCorrelation(saved.correlation);
-    } catch (const nlohmann::json::exception& e) {
-      const std::string what = e.what();  // "[json.exception.type_error.302] type must be ..."
-      const std::string why = what.substr(what.find(']') == std::string::npos ? 0 : what.find(']') + 2);
-      if (auto stop = unusable_state(state_dir + "/state.json: its correlation state is damaged: " + why)) {
-        return *stop;
-      }
+    }
+    if (!saved.self.is_null()) SelfMonitor(Duration(0), Duration(0)).RestoreState(saved.self);
+  } catch (const nlohmann::json::exception& e) {
+    const std::string what = e.what();  // "[json.exception.type_error.302] type must be ..."
+    const std::string why = what.substr(what.find(']') == std::string::npos ? 0 : what.find(']') + 2);
+    if (auto stop = unusable_state(state_dir + "/state.json: its correlation or self-monitor state is damaged: " + why)) {
+      return *stop;
     }
   }
   Pipeline pipeline(*loaded->catalog, *loaded->matcher, correlator_options, std::move(sinks));
   if (!saved.correlation.is_null()) pipeline.RestoreCorrelation(saved.correlation);
+  if (!saved.self.is_null()) (*telemetry)->monitor().RestoreState(saved.self);
+  if (!state_dir.empty()) (*telemetry)->monitor().HoldLossesUntilSaved();
   Follower follower(follow, saved.files);
 
   // Returns whether the state was saved: it is not while a record waits for its
   // continuation lines (the saved offset must not split a record).
+  // Nor is it while an alert is held in memory only (its spool could not be written): the
+  // saved offsets must not pass the lines that made it.
+  ReportLimiter save_reports(3, std::chrono::seconds(30));
   auto checkpoint_now = [&](bool durable) {
-    if (state_dir.empty() || !pipeline.quiescent()) return false;
-    Status status = SaveState(state_dir, SavedState{follower.Positions(), pipeline.SaveCorrelation()}, durable);
+    if (state_dir.empty() || !pipeline.quiescent() || (*outputs)->Unspooled() > 0) return false;
+    const uint64_t lost = follower.tail_stats().lost;
+    Status status = SaveState(
+        state_dir, SavedState{follower.Positions(), pipeline.SaveCorrelation(), (*telemetry)->monitor().SaveState(lost)},
+        durable);
     if (!status.ok()) {
-      spdlog::error("cannot save state: {}", status.message());
+      std::string more;
+      if (save_reports.Allow(&more)) spdlog::error("cannot save state: {}{}", status.message(), more);
       return false;
     }
     if (journal != nullptr) journal->Truncate();  // the state now knows every alert sent
+    (*telemetry)->monitor().LossesSaved(lost);
     return true;
   };
   auto next_checkpoint = std::chrono::steady_clock::now() + *checkpoint;
@@ -210,7 +225,10 @@ int RunWatch(const Args& args) {
   auto next_light_checkpoint = std::chrono::steady_clock::now();
   size_t files_seen = 0;
   uint64_t generations_seen = 0;
+  uint64_t lost_seen = 0;
   bool unsaved = false;  // data read or files found since the last saved state
+  size_t unspooled = 0;  // alerts held in memory only, for want of a writable spool
+  auto next_spool_retry = std::chrono::steady_clock::now();
   constexpr auto kReportEvery = std::chrono::seconds(1);
   auto next_report = std::chrono::steady_clock::now() + kReportEvery;
   while (!g_stop) {
@@ -227,8 +245,15 @@ int RunWatch(const Args& args) {
       }
     }
     pipeline.SetLiveInputs(static_cast<int>(follower.file_count()));
+    // Back-pressure: while a spool cannot be written (a full disk), no more lines are read
+    // (their alerts would pile up in memory, and a crash would lose them); the write is
+    // retried every half second.
+    if (std::chrono::steady_clock::now() >= next_spool_retry) {
+      unspooled = (*outputs)->SyncSpools();
+      if (unspooled > 0) next_spool_retry = std::chrono::steady_clock::now() + std::chrono::milliseconds(500);
+    }
     bool got_data = false;
-    Status status = follower.Step(&pipeline, &got_data);
+    Status status = unspooled == 0 ? follower.Step(&pipeline, &got_data) : Status();
     if (status.ok()) status = pipeline.OnIdle();
     if (!status.ok()) {
       spdlog::error("{}", status.message());
@@ -248,10 +273,13 @@ int RunWatch(const Args& args) {
     if (pipeline.summary().output_closed) break;
     // A file found or opened (first time, or a rotation) is saved at once: a file that
     // rotates away while we are down can only be found again by the identity we saved.
+    // So is a loss just found: it must outlive a kill before its alert goes out.
     const uint64_t generations = follower.tail_stats().generations;
-    const bool new_files = follower.file_count() != files_seen || generations != generations_seen;
+    const uint64_t lost = follower.tail_stats().lost;
+    const bool new_files = follower.file_count() != files_seen || generations != generations_seen || lost != lost_seen;
     files_seen = follower.file_count();
     generations_seen = generations;
+    lost_seen = lost;
     unsaved = unsaved || got_data || new_files;
     // Retried until it succeeds: the last record of a burst is only finished once the stream
     // has been idle, and its position must not wait for the durable interval.
@@ -264,7 +292,11 @@ int RunWatch(const Args& args) {
       next_checkpoint = std::chrono::steady_clock::now() + *checkpoint;
     }
     const bool settled = pipeline.quiescent() && !unsaved;
-    if (!got_data) follower.Wait(settled ? *poll : Duration(std::chrono::milliseconds(10)));
+    if (unspooled > 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));  // reading is paused: no file event to wait for
+    } else if (!got_data) {
+      follower.Wait(settled ? *poll : Duration(std::chrono::milliseconds(10)));
+    }
   }
   // Lines in hand are done; a record still waiting for its continuation lines is read again
   // next time (the saved offset is before it).

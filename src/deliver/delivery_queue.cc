@@ -56,9 +56,37 @@ Status DeliveryQueue::Emit(const Alert& alert) {
     pushed_ = true;
   }
   wake_.notify_all();
-  // A spool that cannot be written is loud but must not stop the other outputs or the run.
-  if (!status.ok()) spdlog::error("{}: cannot spool an alert: {}", name(), status.message());
+  // A spool that cannot be written must not stop the other outputs: the alert is held in
+  // memory (and delivered when the receiver answers), and the caller holds back its
+  // checkpoints and reading until Sync() writes it.
+  if (!status.ok()) {
+    std::lock_guard lock(mutex_);
+    stats_.spool_error = status.message();
+    std::string more;
+    if (spool_reports_.Allow(&more)) {
+      spdlog::error("{}: cannot spool an alert: {}; it is held in memory and reading waits until it can be "
+                    "written{}",
+                    name(), status.message(), more);
+    }
+  }
   return Status();
+}
+
+size_t DeliveryQueue::Sync() {
+  if (spool_->unwritten() == 0) return 0;
+  Status status = spool_->Sync();
+  std::lock_guard lock(mutex_);
+  if (status.ok()) {
+    spdlog::info("{}: the spool is written again; reading goes on", name());
+    stats_.spool_error.clear();
+    return 0;
+  }
+  stats_.spool_error = status.message();
+  std::string more;
+  if (spool_reports_.Allow(&more)) {
+    spdlog::error("{}: still cannot write the spool: {}; reading waits{}", name(), status.message(), more);
+  }
+  return spool_->unwritten();
 }
 
 size_t DeliveryQueue::Drain(Duration at_most) {
@@ -75,6 +103,8 @@ DeliveryStats DeliveryQueue::stats() const {
   out.depth = spool_->depth();
   out.spool_bytes = spool_->bytes();
   out.dropped = spool_->dropped();
+  out.unspooled = spool_->unwritten();
+  if (out.unspooled == 0) out.spool_error.clear();
   return out;
 }
 
@@ -147,7 +177,11 @@ void DeliveryQueue::Work() {
           ++stats_.delivered;
         }
         if (Status popped = spool_->PopFront(entry.id); !popped.ok()) {
-          spdlog::error("{}: cannot record a delivery in the spool: {}", name(), popped.message());
+          std::string more;
+          if (delivery_record_reports_.Allow(&more)) {
+            spdlog::error("{}: cannot record a delivery in the spool: {}; after a restart it may be sent again{}",
+                          name(), popped.message(), more);
+          }
         }
         NoteSuccess();
         backoff = retry_.first;

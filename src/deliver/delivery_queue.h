@@ -16,6 +16,7 @@
 #include <thread>
 #include <unordered_set>
 
+#include "base/report_limiter.h"
 #include "deliver/destination.h"
 #include "deliver/spool.h"
 #include "sink/sink.h"
@@ -34,6 +35,8 @@ struct DeliveryStats {
   uint64_t dropped = 0;   // lost to the spool's size bound
   size_t depth = 0;       // alerts waiting
   size_t spool_bytes = 0;
+  size_t unspooled = 0;     // held in memory only: the spool could not be written
+  std::string spool_error;  // why, while unspooled > 0
   // Wall-clock time since which the destination has been failing; zero when it is fine.
   std::chrono::system_clock::time_point failing_since{};
   std::string last_error;
@@ -56,6 +59,10 @@ class DeliveryQueue final : public Sink {
   // Waits until every spooled alert is delivered or `at_most` passed; returns how many are
   // left.
   size_t Drain(Duration at_most);
+  // Writes to the spool what could not be written before; returns how many alerts are
+  // still held in memory only (0: every alert is durable, or there is no --state-dir).
+  size_t Sync();
+  size_t unspooled() const { return spool_->unwritten(); }
   DeliveryStats stats() const;
   bool durable() const { return spool_->durable(); }
 
@@ -78,6 +85,8 @@ class DeliveryQueue final : public Sink {
   bool stopping_ = false;
   bool pushed_ = false;
   DeliveryStats stats_;  // guarded by mutex_ (depth and spool bytes come from the spool)
+  ReportLimiter spool_reports_{3, std::chrono::seconds(30)};            // guarded by mutex_
+  ReportLimiter delivery_record_reports_{3, std::chrono::seconds(30)};  // the worker's
   // AlertIdentity() of each alert the spool held at start-up, from a previous run. Set
   // before the worker starts popping them.
   const std::unordered_set<std::string> held_at_start_;

@@ -88,12 +88,17 @@ Status Spool::Rewrite() {
   std::string content;
   for (const Entry& entry : entries_) content += LineOf(entry);
   const std::string queue = folder_ + "/queue.jsonl";
+  // `delivered` first: a crash between the two then re-sends the old file's entries, where
+  // the other order would skip the new file's.
+  if (delivered_ > 0) FORESHOCK_RETURN_IF_ERROR(WriteFileDurably(folder_ + "/delivered", "0\n"));
   FORESHOCK_RETURN_IF_ERROR(WriteFileDurably(queue, content));
   if (fd_ >= 0) ::close(fd_);
   fd_ = ::open(queue.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
   if (fd_ < 0) return Status::IoError("open " + queue, errno);
   file_size_ = content.size();
   delivered_ = 0;
+  unwritten_ = 0;
+  rewrite_pending_ = false;
   return SaveDelivered();
 }
 
@@ -130,11 +135,39 @@ Status Spool::Push(std::string payload, bool critical) {
   bytes_ += entry.payload.size();
   entries_.push_back(std::move(entry));
   if (folder_.empty()) return Status();
-  if (entries_.size() != before + 1) return Rewrite();  // something was dropped
-  FORESHOCK_RETURN_IF_ERROR(WriteAll(fd_, LineOf(entries_.back()), folder_ + "/queue.jsonl"));
-  file_size_ += entries_.back().file_bytes;
-  if (::fdatasync(fd_) != 0) return Status::IoError("fdatasync " + folder_ + "/queue.jsonl", errno);
+  if (entries_.size() != before + 1) rewrite_pending_ = true;  // something was dropped
+  ++unwritten_;
+  return SyncLocked();
+}
+
+Status Spool::Sync() {
+  std::lock_guard lock(mutex_);
+  return SyncLocked();
+}
+
+Status Spool::SyncLocked() {
+  if (rewrite_pending_) return Rewrite();
+  if (unwritten_ == 0) return Status();
+  std::string lines;
+  for (auto it = entries_.end() - static_cast<std::ptrdiff_t>(unwritten_); it != entries_.end(); ++it) {
+    lines += LineOf(*it);
+  }
+  const std::string queue = folder_ + "/queue.jsonl";
+  Status status = WriteAll(fd_, lines, queue);
+  if (status.ok() && ::fdatasync(fd_) != 0) status = Status::IoError("fdatasync " + queue, errno);
+  if (!status.ok()) {
+    // A line cut short by the full disk must not have the next append glued to it.
+    if (::ftruncate(fd_, static_cast<off_t>(file_size_)) != 0) rewrite_pending_ = true;
+    return status;
+  }
+  file_size_ += lines.size();
+  unwritten_ = 0;
   return Status();
+}
+
+size_t Spool::unwritten() const {
+  std::lock_guard lock(mutex_);
+  return rewrite_pending_ ? entries_.size() : unwritten_;
 }
 
 bool Spool::Front(Entry* entry) const {
@@ -147,10 +180,15 @@ bool Spool::Front(Entry* entry) const {
 Status Spool::PopFront(uint64_t id) {
   std::lock_guard lock(mutex_);
   if (entries_.empty() || entries_.front().id != id) return Status();
-  delivered_ += entries_.front().file_bytes;
+  // An entry delivered before it could be written never reached queue.jsonl; and while a
+  // rewrite is pending, the rewrite leaves out what was delivered.
+  const bool in_file = entries_.size() > unwritten_ && !rewrite_pending_;
+  if (!in_file && unwritten_ == entries_.size()) --unwritten_;
   bytes_ -= entries_.front().payload.size();
+  const uint64_t file_bytes = entries_.front().file_bytes;
   entries_.pop_front();
-  if (folder_.empty()) return Status();
+  if (folder_.empty() || !in_file) return Status();
+  delivered_ += file_bytes;
   if (delivered_ >= kCompactAfter && delivered_ * 2 >= file_size_) return Rewrite();
   return SaveDelivered();
 }

@@ -6,7 +6,11 @@
 // pending alerts survive a restart or a crash of foreshock and go out in order afterwards.
 // Without a folder it lives in memory. It is bounded by max_bytes: when full, the oldest
 // non-critical entries are dropped first, then the oldest critical ones, each drop logged
-// as an error and counted. Thread-safe: the reading thread pushes, the delivery worker pops.
+// as an error and counted. When the folder cannot be written (a full disk), Push() keeps
+// the entry in memory, still to be delivered, and says so; Sync() retries the write, and
+// unwritten() tells the caller (which holds back its checkpoints and its reading meanwhile)
+// how many entries a crash would lose. Thread-safe: the reading thread pushes, the delivery
+// worker pops.
 
 #include <cstdint>
 #include <deque>
@@ -35,7 +39,12 @@ class Spool {
   Spool(const Spool&) = delete;
   Spool& operator=(const Spool&) = delete;
 
+  // Adds an entry; an error means it is held in memory only (see Sync()).
   Status Push(std::string payload, bool critical);
+  // Writes the entries Push() could not; OK when every entry is durable.
+  Status Sync();
+  // Entries held in memory only, for want of a writable folder.
+  size_t unwritten() const;
   // The oldest entry, if any.
   bool Front(Entry* entry) const;
   // Entry `id` was delivered: forgets it (a no-op when it was dropped meanwhile).
@@ -56,6 +65,7 @@ class Spool {
   bool MakeRoom(size_t incoming, bool incoming_critical);
   // queue.jsonl becomes exactly the pending entries; `delivered` goes back to 0.
   Status Rewrite();
+  Status SyncLocked();
   Status SaveDelivered();
 
   mutable std::mutex mutex_;
@@ -68,6 +78,8 @@ class Spool {
   int fd_ = -1;            // queue.jsonl, O_APPEND
   uint64_t delivered_ = 0; // bytes at the start of queue.jsonl already delivered
   uint64_t file_size_ = 0;
+  size_t unwritten_ = 0;         // the newest entries, not in queue.jsonl yet
+  bool rewrite_pending_ = false; // queue.jsonl is to be rewritten (entries were dropped) but could not be
 };
 
 }  // namespace foreshock

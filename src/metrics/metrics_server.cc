@@ -45,6 +45,11 @@ MetricsServer::MetricsServer() : registry_(std::make_shared<prometheus::Registry
                   .Register(r);
   queue_depth_ = &BuildGauge().Name("foreshock_delivery_queue_depth").Help("Alerts waiting, per destination").Register(r);
   spool_bytes_ = &BuildGauge().Name("foreshock_spool_bytes").Help("Bytes of alerts spooled, per destination").Register(r);
+  unspooled_ = &BuildGauge()
+                    .Name("foreshock_spool_unwritten_alerts")
+                    .Help("Alerts held in memory because the spool could not be written (reading waits), per "
+                          "destination")
+                    .Register(r);
   failing_ = &BuildGauge()
                   .Name("foreshock_delivery_failing_seconds")
                   .Help("How long a destination has been failing (0 when fine)")
@@ -125,6 +130,7 @@ void MetricsServer::Publish(const TelemetrySnapshot& s) {
     Advance(*dropped_, labels, d.dropped);
     queue_depth_->Add(labels).Set(static_cast<double>(d.depth));
     spool_bytes_->Add(labels).Set(static_cast<double>(d.spool_bytes));
+    unspooled_->Add(labels).Set(static_cast<double>(d.unspooled));
     const bool failing = d.failing_since != std::chrono::system_clock::time_point{};
     failing_->Add(labels).Set(failing ? std::chrono::duration<double>(now - d.failing_since).count() : 0.0);
   }

@@ -58,6 +58,7 @@ class MetricsServer {
   prometheus::Family<prometheus::Counter>* dropped_;
   prometheus::Family<prometheus::Gauge>* queue_depth_;
   prometheus::Family<prometheus::Gauge>* spool_bytes_;
+  prometheus::Family<prometheus::Gauge>* unspooled_;
   prometheus::Family<prometheus::Gauge>* failing_;
   prometheus::Family<prometheus::Gauge>* files_;
   prometheus::Family<prometheus::Counter>* rotations_;

@@ -1,9 +1,5 @@
 #include "sink/alert_json.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <cmath>
 #include <cstdio>
 #include <string_view>
@@ -100,30 +96,5 @@ std::string AlertIdentity(const nlohmann::json& json) {
          " " + json.value("@timestamp", "");
 }
 
-bool FileHoldsAlert(int fd, const Alert& alert) {
-  struct stat info {};
-  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode) || info.st_size == 0) return false;
-  constexpr off_t kTail = 1 << 20;
-  const off_t start = info.st_size > kTail ? info.st_size - kTail : 0;
-  std::string tail(static_cast<size_t>(info.st_size - start), '\0');
-  // Outputs are open write-only; the same file is read through /proc/self/fd.
-  const int reader = ::open(("/proc/self/fd/" + std::to_string(fd)).c_str(), O_RDONLY | O_CLOEXEC);
-  if (reader < 0) return false;
-  const ssize_t got = ::pread(reader, tail.data(), tail.size(), start);
-  ::close(reader);
-  if (got <= 0) return false;
-  tail.resize(static_cast<size_t>(got));
-  const std::string identity = AlertIdentity(alert);
-  std::string_view rest(tail);
-  while (!rest.empty()) {
-    const size_t end = rest.find('\n');
-    const std::string_view line = rest.substr(0, end);
-    rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
-    if (line.find(alert.fingerprint) == std::string_view::npos) continue;
-    const auto json = nlohmann::json::parse(line, nullptr, false);
-    if (!json.is_discarded() && AlertIdentity(json) == identity) return true;
-  }
-  return false;
-}
 
 }  // namespace foreshock

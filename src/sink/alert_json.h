@@ -28,8 +28,4 @@ std::string AlertToJsonLine(const Alert& alert);
 std::string AlertIdentity(const Alert& alert);
 std::string AlertIdentity(const nlohmann::json& json);
 
-// True when `fd` is a regular file whose last MiB holds a JSON line of this alert (the
-// same AlertIdentity()): the read-back behind Sink::EmitUnlessHeld().
-bool FileHoldsAlert(int fd, const Alert& alert);
-
 }  // namespace foreshock

@@ -27,11 +27,8 @@ Result<std::unique_ptr<FileSink>> FileSink::Open(const std::string& path) {
 FileSink::~FileSink() { ::close(fd_); }
 
 Status FileSink::Emit(const Alert& alert) {
+  if (held_.HoldsOrNote(fd_, alert)) return Status();
   return WriteAll(fd_, AlertToJsonLine(alert), path_);
-}
-
-Status FileSink::EmitUnlessHeld(const Alert& alert) {
-  return FileHoldsAlert(fd_, alert) ? Status() : Emit(alert);
 }
 
 Status FileSink::Reopen() {
@@ -39,6 +36,7 @@ Status FileSink::Reopen() {
   if (fd < 0) return Status::IoError("reopen " + path_, errno);
   ::close(fd_);
   fd_ = fd;
+  held_.Forget();
   return Status();
 }
 

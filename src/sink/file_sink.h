@@ -3,12 +3,14 @@
 // FileSink appends each alert as one line of JSON (the alert schema) to a file, the
 // `--output file:PATH` destination. Every alert is one write(2) on an O_APPEND descriptor,
 // so several writers and `tail -f` see whole lines. Reopen() (on SIGHUP) closes and opens
-// the path again, so logrotate can move the file away.
+// the path again, so logrotate can move the file away. An alert the file already holds is
+// not written again (HeldAlerts).
 
 #include <memory>
 #include <string>
 
 #include "base/result.h"
+#include "sink/held_alerts.h"
 #include "sink/sink.h"
 
 namespace foreshock {
@@ -21,7 +23,6 @@ class FileSink final : public Sink {
 
   std::string_view name() const override { return name_; }
   Status Emit(const Alert& alert) override;
-  Status EmitUnlessHeld(const Alert& alert) override;
   // Opens the path again; the old descriptor is kept when that fails.
   Status Reopen();
 
@@ -31,6 +32,7 @@ class FileSink final : public Sink {
   std::string path_;
   std::string name_;
   int fd_;
+  HeldAlerts held_;
 };
 
 }  // namespace foreshock

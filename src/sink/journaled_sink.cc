@@ -1,12 +1,13 @@
 #include "sink/journaled_sink.h"
 
-#include "base/result.h"
-
 #include <fcntl.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <fstream>
+
+#include "base/result.h"
 
 namespace foreshock {
 namespace {
@@ -21,8 +22,9 @@ std::string KeyOf(const Alert& alert) {
 // Journal entries: "KEY" once an alert was delivered, "? KEY" just before delivering it.
 constexpr std::string_view kBeingSent = "? ";
 
-JournaledSink::JournaledSink(std::string journal_path, std::unique_ptr<Sink> inner)
-    : journal_path_(std::move(journal_path)), inner_(std::move(inner)) {
+JournaledSink::JournaledSink(std::string journal_path, std::unique_ptr<Sink> inner,
+                             std::function<bool()> all_durable)
+    : journal_path_(std::move(journal_path)), inner_(std::move(inner)), all_durable_(std::move(all_durable)) {
   std::ifstream in(journal_path_);
   for (std::string line; std::getline(in, line);) {
     if (line.starts_with(kBeingSent)) {
@@ -42,8 +44,15 @@ JournaledSink::~JournaledSink() {
 
 void JournaledSink::Append(const std::string& entry) {
   if (fd_ < 0) return;
+  const off_t before = ::lseek(fd_, 0, SEEK_END);
   if (::write(fd_, entry.data(), entry.size()) != static_cast<ssize_t>(entry.size())) {
-    spdlog::warn("cannot write {}: a restart may repeat an alert", journal_path_);
+    const int why = errno;
+    // A line cut short (a full disk) must not have the next one glued to it.
+    if (before >= 0 && ::ftruncate(fd_, before) != 0) return;
+    std::string more;
+    if (write_reports_.Allow(&more)) {
+      spdlog::warn("cannot write {}: {}; a restart may repeat an alert{}", journal_path_, std::strerror(why), more);
+    }
   }
 }
 
@@ -53,18 +62,16 @@ Status JournaledSink::Emit(const Alert& alert) {
     ++suppressed_;  // delivered before a restart
     return Status();
   }
-  if (uncertain_.erase(key) > 0) {
-    FORESHOCK_RETURN_IF_ERROR(inner_->EmitUnlessHeld(alert));
-  } else {
-    Append(std::string(kBeingSent) + key + "\n");
-    FORESHOCK_RETURN_IF_ERROR(inner_->Emit(alert));
-  }
-  Append(key + "\n");
+  const bool uncertain = uncertain_.erase(key) > 0;
+  if (!uncertain) Append(std::string(kBeingSent) + key + "\n");
+  FORESHOCK_RETURN_IF_ERROR(uncertain || !checkpointed_ ? inner_->EmitUnlessHeld(alert) : inner_->Emit(alert));
+  if (all_durable_()) Append(key + "\n");
   sent_.insert(key);
   return Status();
 }
 
 void JournaledSink::Truncate() {
+  checkpointed_ = true;
   if (sent_.empty()) return;
   sent_.clear();
   if (fd_ < 0) return;

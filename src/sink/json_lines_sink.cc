@@ -5,10 +5,9 @@
 
 namespace foreshock {
 
-Status JsonLinesSink::Emit(const Alert& alert) { return WriteAll(fd_, AlertToJsonLine(alert), "stdout"); }
-
-Status JsonLinesSink::EmitUnlessHeld(const Alert& alert) {
-  return FileHoldsAlert(fd_, alert) ? Status() : Emit(alert);
+Status JsonLinesSink::Emit(const Alert& alert) {
+  if (held_.HoldsOrNote(fd_, alert)) return Status();
+  return WriteAll(fd_, AlertToJsonLine(alert), "stdout");
 }
 
 }  // namespace foreshock

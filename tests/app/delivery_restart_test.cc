@@ -6,6 +6,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <sstream>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -62,6 +64,9 @@ class DeliveryRestartTest : public ::testing::Test {
                                    out_, err_);
   }
 
+  // `full`: the folder (under the test's) whose disk is full.
+  void FullDiskStory(const std::string& full);
+
   testing::TempDir dir_;
   HttpReceiver receiver_;
   std::string catalog_, log_, out_, err_;
@@ -91,6 +96,33 @@ TEST_F(DeliveryRestartTest, AReceiverDownForAWhileGetsEveryAlertOnceInOrderAndDo
   }
   EXPECT_EQ(precursors, Range(10)) << "every alert once, in order";
   EXPECT_GE(self_alerts, 1) << "the failing alert is queued too";
+}
+
+// foreshock restarts (cleanly) between raising delivery_failing and the receiver's return:
+// the next run knows it is open, does not raise it again, and resolves it on delivery.
+TEST_F(DeliveryRestartTest, DeliveryFailingRaisedBeforeARestartIsResolvedAfterIt) {
+  receiver_.Stop();
+  pid_t pid = Start();
+  AppendPrecursor(log_, 0);
+  ASSERT_TRUE(WaitFor([&] { return ReadFile(out_).find("foreshock.delivery_failing") != std::string::npos; }, 15s))
+      << ReadFile(err_);
+  ASSERT_EQ(testing::StopProcess(pid, SIGTERM), 0);
+  receiver_.Start();
+  pid = Start();
+  ASSERT_TRUE(WaitFor([&] { return ReadFile(out_).find("delivers again") != std::string::npos; }, 15s))
+      << ReadFile(out_) << ReadFile(err_);
+  EXPECT_EQ(testing::StopProcess(pid, SIGTERM), 0);
+  std::vector<nlohmann::json> failing;
+  std::istringstream lines(ReadFile(out_));
+  for (std::string line; std::getline(lines, line);) {
+    const auto alert = nlohmann::json::parse(line);
+    if (alert["rule"]["id"] == "foreshock.delivery_failing") failing.push_back(alert);
+  }
+  ASSERT_EQ(failing.size(), 2u) << ReadFile(out_);
+  EXPECT_EQ(failing[0]["event"]["action"], "firing");
+  EXPECT_EQ(failing[1]["event"]["action"], "resolved");
+  EXPECT_EQ(failing[0]["foreshock"]["fingerprint"], failing[1]["foreshock"]["fingerprint"]);
+  EXPECT_EQ(Received(receiver_), Range(1));
 }
 
 TEST_F(DeliveryRestartTest, KilledWhileAlertsWaitForTheReceiverLosesNone) {
@@ -131,6 +163,78 @@ TEST_F(DeliveryRestartTest, AlertsSpooledByAnEarlierBuildUnderTheOldFolderNameAr
   EXPECT_EQ(Received(receiver_), Range(4));
   EXPECT_FALSE(std::filesystem::exists(spool + "/" + old_name + hash));
 }
+
+// The issue's reproduction: the state dir's disk fills (an LD_PRELOAD shim makes every write
+// there fail with ENOSPC) while the receiver is down and alerts pour in. foreshock holds the
+// alerts in memory, stops reading and saving positions, says so once (a self-alert, a metric,
+// a few log lines), and a kill -9 then loses nothing: once space is back, the restart reads
+// those lines again and the receiver gets every alert once; the file output none twice.
+// First only the spools cannot be written (the state file still can: the case where old
+// builds saved positions past alerts held in memory), then nothing under --state-dir.
+void DeliveryRestartTest::FullDiskStory(const std::string& full) {
+  const std::string flag = dir_.path() + "/disk-full";
+  const std::string alerts_file = dir_.path() + "/alerts.jsonl";
+  ::setenv("LD_PRELOAD", testing::kFullDiskShim, 1);
+  ::setenv("FORESHOCK_FULL_DISK_DIR", (dir_.path() + "/" + full).c_str(), 1);
+  ::setenv("FORESHOCK_FULL_DISK_FLAG", flag.c_str(), 1);
+  const int metrics_port = [] { HttpReceiver probe; return probe.port(); }();
+  auto start = [&] {
+    return testing::StartForeshock(
+        {"watch", "--no-builtin-catalog", "--catalog", catalog_, "--from", "beginning", "--state-dir",
+         dir_.path() + "/state", "--output", "stdout", "--output", "file:" + alerts_file, "--output",
+         "webhook:" + receiver_.url(), "--retry-max", "200ms", "--metrics-listen",
+         "127.0.0.1:" + std::to_string(metrics_port), log_},
+        out_, err_);
+  };
+  receiver_.Stop();
+  std::ofstream(log_).close();
+  pid_t pid = start();
+  ASSERT_TRUE(WaitFor([&] { return ReadFile(err_).find("following") != std::string::npos; }, 10s)) << ReadFile(err_);
+  std::ofstream(flag).close();  // the disk is full from now on
+  constexpr int kAlerts = 300;
+  for (int n = 0; n < kAlerts; ++n) AppendPrecursor(log_, n);
+  ASSERT_TRUE(WaitFor([&] { return ReadFile(out_).find("foreshock.spool_unwritable") != std::string::npos; }, 15s))
+      << ReadFile(err_);
+  std::string metrics;
+  EXPECT_TRUE(WaitFor([&] {
+    metrics = testing::HttpGet(metrics_port, "/metrics");
+    return metrics.find("foreshock_spool_unwritten_alerts{destination=\"webhook:") != std::string::npos &&
+           metrics.find("foreshock_spool_unwritten_alerts{destination=\"webhook:" + receiver_.url() + "\"} 0") ==
+               std::string::npos;
+  }, 10s)) << metrics;
+  std::this_thread::sleep_for(1500ms);  // errors pile up for a while
+  testing::StopProcess(pid, SIGKILL);
+  const std::string said = ReadFile(err_);
+  size_t spool_errors = 0;
+  for (size_t at = 0; (at = said.find("cannot spool an alert", at)) != std::string::npos; ++at) ++spool_errors;
+  EXPECT_GE(spool_errors, 1u);
+  EXPECT_LE(spool_errors, 4u) << "errors are rate-limited:\n" << said.substr(0, 4000);
+  EXPECT_NE(said.find("reading waits"), std::string::npos);
+
+  std::filesystem::remove(flag);  // space is back
+  receiver_.Start();
+  pid = start();
+  ASSERT_TRUE(WaitFor([&] { return Received(receiver_).size() >= kAlerts; }, 30s))
+      << Received(receiver_).size() << "\n" << ReadFile(err_);
+  std::this_thread::sleep_for(300ms);
+  EXPECT_EQ(testing::StopProcess(pid, SIGTERM), 0);
+  ::unsetenv("LD_PRELOAD");
+  EXPECT_EQ(Received(receiver_), Range(kAlerts)) << "every alert once, in order";
+  std::map<int, int> in_file;
+  std::istringstream lines(ReadFile(alerts_file));
+  for (std::string line; std::getline(lines, line);) {
+    const auto alert = nlohmann::json::parse(line);
+    if (alert["rule"]["id"] == "test.each") ++in_file[std::stoi(alert["foreshock"]["group"]["n"].get<std::string>())];
+  }
+  EXPECT_EQ(in_file.size(), static_cast<size_t>(kAlerts));
+  for (const auto& [n, count] : in_file) EXPECT_EQ(count, 1) << "precursor " << n << " in the file output";
+}
+
+TEST_F(DeliveryRestartTest, AnUnwritableSpoolHoldsReadingAndSavingBackAndAKillThenLosesNoAlert) {
+  FullDiskStory("state/spool");
+}
+
+TEST_F(DeliveryRestartTest, AFullStateDiskHoldsReadingBackAndAKillThenLosesNoAlert) { FullDiskStory("state"); }
 
 TEST_F(DeliveryRestartTest, AFileOutputIsReopenedOnSighupSoLogrotateWorks) {
   const std::string file = dir_.path() + "/alerts.jsonl";

@@ -56,5 +56,37 @@ TEST(SelfMonitorTest, LostRotationsAndEvictedWindowsFireAndResolveAfterAQuietPer
                                                          "resolved foreshock.window_evicted foreshock warning"}));
 }
 
+// A loss seen but not alerted on when the run was killed is alerted on by the next run; a
+// destination failing when it stopped is not alerted on again, and resolves once it delivers.
+TEST(SelfMonitorTest, WhatIsOpenAndALossNotYetAlertedOnSurviveARestart) {
+  SelfMonitor before(std::chrono::seconds(1), std::chrono::minutes(10));
+  TelemetrySnapshot failing;
+  failing.outputs["webhook:http://hooks"].failing_since = std::chrono::system_clock::now() - std::chrono::seconds(5);
+  std::vector<Alert> alerts;
+  before.Check(failing, &alerts);
+  ASSERT_EQ(Summaries(alerts), std::vector<std::string>{"firing foreshock.delivery_failing foreshock critical"});
+  const std::string fingerprint = alerts[0].fingerprint;
+  // A rotated file is found lost; the run is killed before its next look at itself.
+  const nlohmann::json saved = nlohmann::json::parse(before.SaveState(/*rotations_lost=*/1).dump());
+
+  SelfMonitor after(std::chrono::seconds(1), std::chrono::minutes(10));
+  after.RestoreState(saved);
+  alerts.clear();
+  after.Check(failing, &alerts);
+  EXPECT_EQ(Summaries(alerts), std::vector<std::string>{"firing foreshock.data_lost foreshock warning"})
+      << "the loss is alerted on; the failing destination is not alerted on twice";
+  alerts.clear();
+  TelemetrySnapshot idle;  // a new run, nothing delivered yet: not proof that it works
+  idle.outputs["webhook:http://hooks"];
+  after.Check(idle, &alerts);
+  EXPECT_TRUE(alerts.empty()) << Summaries(alerts).front();
+  TelemetrySnapshot delivering;
+  delivering.outputs["webhook:http://hooks"].delivered = 1;
+  after.Check(delivering, &alerts);
+  ASSERT_EQ(Summaries(alerts), std::vector<std::string>{"resolved foreshock.delivery_failing foreshock critical"});
+  EXPECT_EQ(alerts[0].fingerprint, fingerprint) << "the same alert, resolved";
+  EXPECT_EQ(after.SaveState(0)["lost_unreported"], 0);
+}
+
 }  // namespace
 }  // namespace foreshock::app

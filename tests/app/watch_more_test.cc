@@ -216,7 +216,7 @@ TEST(WatchMoreTest, AnUnusableStateIsRefusedClearlyAndResetStateSetsItAside) {
        R"(the entry of X has no "offset")"},
       {R"({"version":9,"files":{}})", "has state version 9; this foreshock reads version 1 (it was written by a newer"},
       {R"({"version":1,"files":{"X":)" + entry + R"(}, "correlation":{"watermark":"soon"}})",
-       "its correlation state is damaged: type must be number, but is string"},
+       "its correlation or self-monitor state is damaged: type must be number, but is string"},
       {R"({"version":1,"files":{"X":)", "is not a foreshock state file: not valid JSON (cut short or overwritten?)"},
   };
   for (const auto& c : cases) {
@@ -257,6 +257,44 @@ TEST(WatchMoreTest, AnUnusableStateIsRefusedClearlyAndResetStateSetsItAside) {
   EXPECT_EQ(refused.exit_code, 2);
   EXPECT_NE(refused.err.find("--state-dir " + file_not_folder + " is a file, not a folder"), std::string::npos)
       << refused.err;
+}
+
+// A rotated file deleted while foreshock was stopped is a loss it finds at start; a kill -9
+// before its first look at itself (about a second later) must not make the next run forget
+// it: foreshock.data_lost still goes out.
+TEST(WatchMoreTest, ALossFoundJustBeforeAKillIsAlertedOnByTheNextRun) {
+  TempDir dir;
+  const std::string catalog = dir.Write("catalog.yaml", testing::kOneAlertPerPrecursorCatalog);
+  const std::string log = dir.Write("es.json", "");
+  const std::string state = dir.path() + "/state";
+  const std::string out = dir.path() + "/out", err = dir.path() + "/err";
+  auto start = [&] {
+    return testing::StartForeshock({"watch", "--no-builtin-catalog", "--catalog", catalog, "--from", "beginning",
+                                    "--state-dir", state, log},
+                                   out, err);
+  };
+  pid_t pid = start();
+  Append(log, testing::PrecursorLine(0));
+  ASSERT_TRUE(WaitFor([&] { return Slurp(out).find("PRECURSOR-0") != std::string::npos; }, 10s)) << Slurp(err);
+  ASSERT_EQ(Stop(pid), 0);
+  // While stopped: more lines, then the file rotated away and deleted before anyone read them.
+  Append(log, testing::PrecursorLine(1));
+  fs::rename(log, log + ".1");
+  fs::remove(log + ".1");
+  Append(log, testing::PrecursorLine(2));
+  pid = start();
+  ASSERT_TRUE(WaitFor([&] { return Slurp(state + "/state.json").find("\"lost_unreported\":1") != std::string::npos; },
+                      10s))
+      << Slurp(state + "/state.json") << Slurp(err);
+  testing::StopProcess(pid, SIGKILL);  // the loss is saved; its alert may not be out yet
+  pid = start();
+  EXPECT_TRUE(WaitFor([&] { return Slurp(out).find("foreshock.data_lost") != std::string::npos; }, 10s))
+      << Slurp(out) << Slurp(err);
+  EXPECT_EQ(Stop(pid), 0);
+  const std::string alerts = Slurp(out);
+  size_t fired = 0;
+  for (size_t at = 0; (at = alerts.find("\"foreshock.data_lost\"", at)) != std::string::npos; ++at) ++fired;
+  EXPECT_EQ(fired, 1u) << "alerted on once: " << alerts;
 }
 
 }  // namespace

@@ -43,7 +43,8 @@ class JournaledSinkTest : public ::testing::Test {
   std::unique_ptr<JournaledSink> SinkOverFile(const std::string& contents) {
     dir_.Write("alerts.jsonl", contents);
     output_fd_ = ::open(output_path_.c_str(), O_WRONLY | O_APPEND);
-    return std::make_unique<JournaledSink>(journal_path_, std::make_unique<JsonLinesSink>(output_fd_));
+    return std::make_unique<JournaledSink>(journal_path_, std::make_unique<JsonLinesSink>(output_fd_),
+                                           [] { return true; });
   }
   int CountInOutput() const {
     const std::string text = ReadFile(output_path_);
@@ -90,7 +91,7 @@ TEST_F(JournaledSinkTest, APipeCannotBeReadBackSoTheAlertIsSentAgainNeverLost) {
   int pipe_fds[2];
   ASSERT_EQ(::pipe(pipe_fds), 0);
   {
-    JournaledSink sink(journal_path_, std::make_unique<JsonLinesSink>(pipe_fds[1]));
+    JournaledSink sink(journal_path_, std::make_unique<JsonLinesSink>(pipe_fds[1]), [] { return true; });
     ASSERT_TRUE(sink.Emit(alert_).ok());
   }
   ::close(pipe_fds[1]);
@@ -107,9 +108,25 @@ TEST_F(JournaledSinkTest, EveryAlertIsMarkedBeingSentBeforeItIsSent) {
   const std::string key = "f00d firing 1 " + std::to_string(alert_.time.time_since_epoch().count());
   EXPECT_EQ(ReadFile(journal_path_), "? " + key + "\n" + key + "\n");
   // A second run that finds this journal suppresses the alert.
-  JournaledSink restarted(journal_path_, std::make_unique<JsonLinesSink>(output_fd_));
+  JournaledSink restarted(journal_path_, std::make_unique<JsonLinesSink>(output_fd_), [] { return true; });
   ASSERT_TRUE(restarted.Emit(alert_).ok());
   EXPECT_EQ(CountInOutput(), 1);
+}
+
+// An alert some output holds in memory only (its spool hit a full disk) is not journaled as
+// sent: a run killed before the spool was written produces it again, and it goes out.
+TEST_F(JournaledSinkTest, AnAlertNotHeldDurablyStaysBeingSentSoARestartSendsItAgain) {
+  dir_.Write("alerts.jsonl", "");
+  output_fd_ = ::open(output_path_.c_str(), O_WRONLY | O_APPEND);
+  {
+    JournaledSink sink(journal_path_, std::make_unique<JsonLinesSink>(output_fd_), [] { return false; });
+    ASSERT_TRUE(sink.Emit(alert_).ok());
+  }
+  const std::string key = "f00d firing 1 " + std::to_string(alert_.time.time_since_epoch().count());
+  EXPECT_EQ(ReadFile(journal_path_), "? " + key + "\n");
+  JournaledSink restarted(journal_path_, std::make_unique<JsonLinesSink>(output_fd_), [] { return true; });
+  ASSERT_TRUE(restarted.Emit(alert_).ok());
+  EXPECT_EQ(CountInOutput(), 1) << "a JSON-lines file that got it is not written twice; a spool that did not, is";
 }
 
 }  // namespace
