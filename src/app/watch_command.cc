@@ -203,12 +203,15 @@ int RunWatch(const Args& args) {
   // Nor is it while an alert is held in memory only (its spool could not be written): the
   // saved offsets must not pass the lines that made it.
   ReportLimiter save_reports(3, std::chrono::seconds(30));
+  Duration save_cost{0};  // of the last checkpoint: serialising the state and writing it
   auto checkpoint_now = [&](bool durable) {
     if (state_dir.empty() || !pipeline.quiescent() || (*outputs)->Unspooled() > 0) return false;
     const uint64_t lost = follower.tail_stats().lost;
+    const auto began = std::chrono::steady_clock::now();
     Status status = SaveState(
         state_dir, SavedState{follower.Positions(), pipeline.SaveCorrelation(), (*telemetry)->monitor().SaveState(lost)},
         durable);
+    save_cost = std::chrono::duration_cast<Duration>(std::chrono::steady_clock::now() - began);
     if (!status.ok()) {
       std::string more;
       if (save_reports.Allow(&more)) spdlog::error("cannot save state: {}{}", status.message(), more);
@@ -221,7 +224,7 @@ int RunWatch(const Args& args) {
   auto next_checkpoint = std::chrono::steady_clock::now() + *checkpoint;
   // Positions are saved soon after anything moves (without fsync), so that a file rotated
   // while we are down can be found by the identity we saved; fsync waits for the interval.
-  constexpr auto kSoonAfterData = std::chrono::milliseconds(100);
+  constexpr Duration kSoonAfterData = std::chrono::milliseconds(100);
   auto next_light_checkpoint = std::chrono::steady_clock::now();
   size_t files_seen = 0;
   uint64_t generations_seen = 0;
@@ -282,14 +285,17 @@ int RunWatch(const Args& args) {
     lost_seen = lost;
     unsaved = unsaved || got_data || new_files;
     // Retried until it succeeds: the last record of a burst is only finished once the stream
-    // has been idle, and its position must not wait for the durable interval.
-    if (unsaved && (new_files || std::chrono::steady_clock::now() >= next_light_checkpoint)) {
-      unsaved = !checkpoint_now(/*durable=*/false);
-      next_light_checkpoint = std::chrono::steady_clock::now() + kSoonAfterData;
-    }
-    if (std::chrono::steady_clock::now() >= next_checkpoint) {
-      if (checkpoint_now(/*durable=*/true)) unsaved = false;
-      next_checkpoint = std::chrono::steady_clock::now() + *checkpoint;
+    // has been idle, and its position must not wait for the durable interval. Checkpoints
+    // are spaced at least nine times their own cost apart, so that saving a large
+    // correlation state (tens of thousands of groups) takes at most a tenth of the time.
+    const auto now = std::chrono::steady_clock::now();
+    const bool durable_due = now >= next_checkpoint;
+    if ((unsaved && (new_files || now >= next_light_checkpoint)) || durable_due) {
+      if (checkpoint_now(durable_due)) unsaved = false;
+      const auto after = std::chrono::steady_clock::now();
+      const Duration pace = save_cost * 9;
+      next_light_checkpoint = after + std::max<Duration>(kSoonAfterData, pace);
+      if (durable_due) next_checkpoint = after + std::max<Duration>(*checkpoint, pace);
     }
     const bool settled = pipeline.quiescent() && !unsaved;
     if (unspooled > 0) {

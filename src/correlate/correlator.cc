@@ -381,12 +381,12 @@ Correlator::StateList::iterator Correlator::FindOrCreate(int rule_index, const s
 }
 
 bool Correlator::IsInhibited(const Rule& rule, const GroupState& state) const {
+  if (rule.inhibited_by.empty() && !rule.implicit) return false;  // nothing can: no need to look
   for (const GroupState& other : states_) {
     if (!other.firing || &other == &state) continue;
     const Rule& other_rule = catalog_.rules()[static_cast<size_t>(other.rule)];
-    const bool same_place = other.node == state.node ||
-                            (other_rule.group_by == std::vector<std::string>{"cluster"} &&
-                             other.cluster == state.cluster);
+    const bool cluster_wide = other_rule.group_by.size() == 1 && other_rule.group_by[0] == "cluster";
+    const bool same_place = other.node == state.node || (cluster_wide && other.cluster == state.cluster);
     if (!same_place) continue;
     if (std::find(rule.inhibited_by.begin(), rule.inhibited_by.end(), other_rule.id) != rule.inhibited_by.end()) {
       return true;
