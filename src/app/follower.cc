@@ -190,7 +190,9 @@ void Follower::Wait(Duration at_most) {
 std::map<std::string, FilePosition> Follower::Positions() const {
   std::map<std::string, FilePosition> positions = carried_;
   for (const auto& [path, file] : files_) {
-    if (auto position = file.source->PositionAt(file.reader->processed_offset())) positions[path] = *position;
+    if (auto position = file.source->PositionAt(file.reader->processed_offset(), file.reader->processed_lines())) {
+      positions[path] = *position;
+    }
   }
   return positions;
 }

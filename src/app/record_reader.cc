@@ -119,7 +119,7 @@ bool RecordReader::TakeQuiet(std::string_view line, std::string_view after, LogR
     return false;
   }
   FillFromHeader(header_, record);
-  processed_offset_ = std::max(processed_offset_, framer_.line_end());
+  AdvanceProcessed(framer_.line_end(), line_number_);
   ++stats_.header_only;
   ++stats_.quiet_lane;
   Finish(line, line_number_, /*truncated=*/false, kNoHints, /*envelope=*/"", format, record);
@@ -179,7 +179,7 @@ uint64_t RecordReader::SkipQuietRun(TimePoint before, TimePoint* newest) {
     *newest = latest;
     framer_.SkipLines(skipped_lines, at - framed_);
     line_number_ += skipped_lines;
-    processed_offset_ = std::max(processed_offset_, framer_.line_end());
+    AdvanceProcessed(framer_.line_end(), line_number_);
     stats_.lines = framer_.stats().lines;
     framed_ = at;
   }
@@ -237,6 +237,7 @@ void RecordReader::Queue(const RawRecord& raw) {
     pending.text.assign(raw.text);
   }
   pending.line = raw.first_line;
+  pending.last_line = raw.first_line + raw.line_count - 1;
   pending.truncated = raw.truncated;
   const EnvelopeHints& hints = raw.hints != nullptr ? *raw.hints : kNoHints;
   if (!hints.empty() || !pending.hints.empty()) pending.hints = hints;  // most records have none
@@ -272,7 +273,10 @@ Result<RecordReader::Next> RecordReader::Read(LogRecord* record, Duration wait) 
     if (!record->has_time) {
       // Before the input's first timed record: held until it comes (the stream's start is
       // often a JVM warning or a shell's line), within a bound.
-      if (untimed_.empty()) untimed_offset_ = offset_before_untimed_;
+      if (untimed_.empty()) {
+        untimed_offset_ = offset_before_untimed_;
+        untimed_lines_ = lines_before_untimed_;
+      }
       untimed_.push_back(*record);
       if (untimed_.size() < kMaxUntimed) continue;
       handing_out_untimed_ = true;
@@ -290,6 +294,7 @@ Result<RecordReader::Next> RecordReader::Read(LogRecord* record, Duration wait) 
 
 Result<RecordReader::Next> RecordReader::ReadDecoded(LogRecord* record, Duration wait) {
   offset_before_untimed_ = processed_offset_;
+  lines_before_untimed_ = processed_lines_;
   while (true) {
     while (ring_count_ > 0) {
       if (DecodeNext(record)) return Next::kRecord;
@@ -341,7 +346,7 @@ Result<RecordReader::Next> RecordReader::ReadDecoded(LogRecord* record, Duration
           FlushAll();
           break;
         }
-        if (ring_count_ == 0) processed_offset_ = std::max(processed_offset_, assembler_.skipped_end());
+        if (ring_count_ == 0) AdvanceProcessed(assembler_.skipped_end(), assembler_.skipped_end_line());
         return Next::kIdle;
       case Source::ReadState::kEnd:
         FlushAll();
@@ -362,7 +367,7 @@ bool RecordReader::DecodeNext(LogRecord* record) {
       --reader->ring_count_;
     }
   } advance{this};
-  processed_offset_ = std::max(processed_offset_, pending.end_offset);
+  AdvanceProcessed(pending.end_offset, pending.last_line);
   std::string why;
   std::string_view format;
   const bool remembered = RememberedMayMatch(pending.end_offset, pending.text.size());
@@ -402,11 +407,22 @@ void RecordReader::CountInNewFormat(std::string_view text, std::string_view enve
   ++*last_format_count_;
 }
 
+void RecordReader::AdvanceProcessed(uint64_t offset, uint64_t lines) {
+  if (offset < processed_offset_) return;
+  processed_offset_ = offset;
+  processed_lines_ = lines;
+}
+
 void RecordReader::Finish(std::string_view text, uint64_t line, bool truncated, const EnvelopeHints& hints,
                           std::string_view envelope, std::string_view format, LogRecord* record) {
   CountRecord(text, envelope, format);
-  record->source = *name_;
-  record->line_number = line;
+  if (const auto where = source_->Locate(line)) {  // a followed file's line, in the file it was in
+    record->source = where->file;
+    record->line_number = where->line;
+  } else {
+    record->source = *name_;
+    record->line_number = line;
+  }
   record->truncated = truncated;
   ApplyHints(hints, record);
 }

@@ -93,6 +93,8 @@ class RecordReader final : public RecordStream {
   // Stream offset up to which every record has been handed out (or passed over): the
   // source's bytes before it never need reading again.
   uint64_t processed_offset() const { return untimed_.empty() ? processed_offset_ : untimed_offset_; }
+  // The stream's lines before processed_offset().
+  uint64_t processed_lines() const { return untimed_.empty() ? processed_lines_ : untimed_lines_; }
   bool live() const override { return source_->live(); }
   const InputStats& stats() const { return stats_; }
   // Switches the prefilter (a reloaded catalog's matcher; null: decode everything in full).
@@ -102,6 +104,7 @@ class RecordReader final : public RecordStream {
   struct Pending {
     std::string text;
     uint64_t line = 0;
+    uint64_t last_line = 0;
     bool truncated = false;
     EnvelopeHints hints;
     std::string envelope;
@@ -112,6 +115,8 @@ class RecordReader final : public RecordStream {
                const RecordReaderOptions& options, std::string envelope_format);
   // Read() before the hold of untimed records.
   Result<Next> ReadDecoded(LogRecord* record, Duration wait);
+  // Everything up to stream `offset`, `lines` lines, is processed (no step back).
+  void AdvanceProcessed(uint64_t offset, uint64_t lines);
   void Frame(std::string_view bytes);
   // Frames the read buffer's next line (or its partial end) through the stages; true when
   // the line was decoded straight into *record on the quiet lane (see TakeQuiet).
@@ -231,6 +236,9 @@ class RecordReader final : public RecordStream {
   bool handing_out_untimed_ = false;
   uint64_t untimed_offset_ = 0;             // processed_offset_ before the first held
   uint64_t offset_before_untimed_ = 0;
+  uint64_t processed_lines_ = 0;  // the stream's lines before processed_offset_
+  uint64_t untimed_lines_ = 0;
+  uint64_t lines_before_untimed_ = 0;
   // Problems are reported freely 5 times, then once per 10 s.
   ReportLimiter reports_{5, std::chrono::seconds(10)};
   InputStats stats_;

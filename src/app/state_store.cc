@@ -64,6 +64,11 @@ bool ReadPosition(const Json& entry, FilePosition* position, std::string* why) {
       !unsigned_field("offset", &position->offset, true)) {
     return false;
   }
+  if (entry.contains("lines")) {
+    uint64_t lines = 0;
+    if (!unsigned_field("lines", &lines, true)) return false;
+    position->lines = lines;
+  }
   position->identity.device = static_cast<dev_t>(device);
   position->identity.inode = static_cast<ino_t>(inode);
   if (position->offset > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
@@ -166,6 +171,7 @@ Status SaveState(const std::string& dir, const SavedState& state, bool durable) 
                            {"head_hash", position.identity.head_hash},
                            {"head_bytes", position.identity.head_bytes}, {"offset", position.offset},
                            {"finished", position.finished}, {"opened_at", position.opened_at}};
+    if (position.lines) json["files"][path]["lines"] = *position.lines;
   }
   const std::string final_path = (fs::path(dir) / "state.json").string();
   const std::string temp_path = final_path + ".tmp";

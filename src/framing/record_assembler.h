@@ -65,6 +65,7 @@ class RecordAssembler {
   bool Joins(std::string_view line) const;
   // Stream offset past the last blank line skipped while nothing was pending.
   uint64_t skipped_end() const { return skipped_end_; }
+  uint64_t skipped_end_line() const { return skipped_end_line_; }  // that blank line's number
 
   // True when `line` cannot start a record of its own.
   static bool IsContinuation(std::string_view line);
@@ -94,6 +95,7 @@ class RecordAssembler {
   std::string pending_envelope_;
   bool pending_is_plain_ = false;
   uint64_t skipped_end_ = 0;
+  uint64_t skipped_end_line_ = 0;
   int json_depth_ = 0;  // > 0: a JSON record whose braces are still open
   bool json_in_string_ = false;
   bool json_escape_ = false;
@@ -104,7 +106,10 @@ void RecordAssembler::Add(std::string_view line, bool truncated, uint64_t line_n
                           uint64_t end_offset, const EnvelopeHints& hints,
                           std::string_view envelope, OnRecord&& on_record) {
   if (line.find_first_not_of(" \t") == std::string_view::npos) {
-    if (!has_pending()) skipped_end_ = end_offset;  // a blank line alone is processed at once
+    if (!has_pending()) {  // a blank line alone is processed at once
+      skipped_end_ = end_offset;
+      skipped_end_line_ = line_number;
+    }
     return;
   }
   if (has_pending()) {

@@ -5,6 +5,8 @@
 // driven by the pipeline thread. To support a new kind of input (a followed file, a
 // compressed archive), implement this interface.
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -47,6 +49,16 @@ class Source {
   // True for inputs that deliver lines as they are written (pipes, followed files): there
   // alerts must not wait for event time to pass.
   virtual bool live() const { return false; }
+
+  // Where line `stream_line` (1-based, counted over everything Read() returned) really is,
+  // for an input that spans several files or starts part way into one (a followed file
+  // after a rotation or a restart): the file's name, stable while the source lives, and the
+  // line's number in that file. Nothing when the stream's own count is the file's.
+  struct FileLine {
+    std::string_view file;
+    uint64_t line = 0;
+  };
+  virtual std::optional<FileLine> Locate(uint64_t /*stream_line*/) const { return std::nullopt; }
 
  protected:
   Source() = default;

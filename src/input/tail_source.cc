@@ -97,7 +97,28 @@ TailSource::~TailSource() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-void TailSource::StartGeneration(uint64_t file_offset) {
+namespace {
+
+// The line ends in bytes [0, end) of the open file `fd`: the line number where reading starts
+// part way into a file (--from end, a copy read from an offset) when it is not known.
+uint64_t CountLineEnds(int fd, uint64_t end) {
+  uint64_t count = 0;
+  std::string buffer(1 << 20, '\0');
+  for (uint64_t at = 0; at < end;) {
+    const ssize_t got = ::pread(fd, buffer.data(), std::min<uint64_t>(buffer.size(), end - at), static_cast<off_t>(at));
+    if (got <= 0) break;
+    count += static_cast<uint64_t>(std::count(buffer.data(), buffer.data() + got, '\n'));
+    at += static_cast<uint64_t>(got);
+  }
+  return count;
+}
+
+}  // namespace
+
+const std::string* TailSource::Intern(const std::string& path) { return &*names_.insert(path).first; }
+
+void TailSource::StartGeneration(uint64_t file_offset, std::optional<uint64_t> lines_before,
+                                 const std::string& name) {
   ++stats_.generations;
   const int64_t opened_at = FileClockMicros();  // before the head is read
   offset_ = file_offset;
@@ -108,6 +129,9 @@ void TailSource::StartGeneration(uint64_t file_offset) {
   generation.stream_start = stream_;
   generation.file_start = file_offset;
   generation.opened_at = opened_at;
+  generation.name = Intern(name.empty() ? path_ : name);
+  generation.stream_first_line = stream_newlines_ + 1;
+  generation.lines_before = lines_before ? *lines_before : file_offset == 0 ? 0 : CountLineEnds(fd_, file_offset);
   generations_.push_back(generation);
   spdlog::debug("{}: reading inode {} from offset {}", path_, generation.identity.inode, file_offset);
   if (generations_.size() > kMaxGenerations) generations_.erase(generations_.begin());
@@ -125,6 +149,7 @@ bool TailSource::OpenPath(bool from_start) {
   warned_missing_ = false;
   fd_ = fd;
   uint64_t offset = 0;
+  std::optional<uint64_t> lines;  // before `offset`, when known
   if (resume_) {
     if (resume_->identity.head_bytes == 0 && resume_->offset == 0 && resume_->opened_at > 0) {
       // Saved before we saw a byte of it: every line it got was written since it was opened.
@@ -141,6 +166,7 @@ bool TailSource::OpenPath(bool from_start) {
       }
     } else if (resume_->identity.Matches(fd_)) {
       offset = resume_->offset;  // the same file: go on where we stopped
+      lines = resume_->lines;
     } else {
       NotePathStartsOver();
       // Rotated while we were stopped: finish the old file first, if it is still there.
@@ -153,7 +179,7 @@ bool TailSource::OpenPath(bool from_start) {
           fd_ = old;
           draining_previous_ = true;
           QueueMissedGenerations(fd_);
-          StartGeneration(resume_->offset);
+          StartGeneration(resume_->offset, resume_->lines, candidate);
           resume_.reset();
           return true;
         }
@@ -188,7 +214,7 @@ bool TailSource::OpenPath(bool from_start) {
     struct stat info {};
     if (::fstat(fd_, &info) == 0) offset = static_cast<uint64_t>(info.st_size);
   }
-  StartGeneration(offset);
+  StartGeneration(offset, lines);
   return true;
 }
 
@@ -315,7 +341,7 @@ bool TailSource::OpenQueued() {
     spdlog::info("{}: reading the rotated generation {} first", path_, next.path);
     fd_ = fd;
     draining_previous_ = true;
-    StartGeneration(next.from);
+    StartGeneration(next.from, std::nullopt, next.path);
     return true;
   }
   return false;
@@ -339,6 +365,7 @@ ssize_t TailSource::ReadSome(std::string* out) {
     current.identity.Extend(out->data() + old_size, static_cast<size_t>(got), offset_);
     offset_ += static_cast<uint64_t>(got);
     stream_ += static_cast<uint64_t>(got);
+    stream_newlines_ += static_cast<uint64_t>(std::count(out->data() + old_size, out->data() + out->size(), '\n'));
   }
   return got;
 }
@@ -404,6 +431,7 @@ Result<Source::ReadState> TailSource::Read(std::string* out, Duration /*wait*/) 
   if (got > 0 && siblings_before_path_start_ && !draining_previous_ && QueueCopiesMadeBeforePathStart()) {
     // The bytes just read may be the refill after the copy: the copies come first, then
     // this file again from its start.
+    stream_newlines_ -= static_cast<uint64_t>(std::count(out->data() + had, out->data() + out->size(), '\n'));
     out->resize(had);
     stream_ -= static_cast<uint64_t>(got);
     ++stats_.truncations;
@@ -421,12 +449,23 @@ Result<Source::ReadState> TailSource::Read(std::string* out, Duration /*wait*/) 
   return CheckRotation(out);
 }
 
-std::optional<FilePosition> TailSource::PositionAt(uint64_t stream_offset) const {
+std::optional<FilePosition> TailSource::PositionAt(uint64_t stream_offset, uint64_t stream_lines) const {
   if (generations_.empty()) return resume_;  // not opened yet: still where we were told to resume
   for (auto it = generations_.rbegin(); it != generations_.rend(); ++it) {
     if (stream_offset >= it->stream_start) {
-      return FilePosition{it->identity, it->file_start + (stream_offset - it->stream_start), finished_,
-                          it->opened_at};
+      const uint64_t lines_here = stream_lines + 1 >= it->stream_first_line ? stream_lines + 1 - it->stream_first_line : 0;
+      return FilePosition{it->identity, it->file_start + (stream_offset - it->stream_start), it->lines_before + lines_here,
+                          finished_, it->opened_at};
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Source::FileLine> TailSource::Locate(uint64_t stream_line) const {
+  for (auto it = generations_.rbegin(); it != generations_.rend(); ++it) {
+    if (stream_line >= it->stream_first_line || std::next(it) == generations_.rend()) {
+      const uint64_t into = stream_line >= it->stream_first_line ? stream_line - it->stream_first_line : 0;
+      return FileLine{*it->name, it->lines_before + 1 + into};
     }
   }
   return std::nullopt;

@@ -23,6 +23,7 @@
 #include <ctime>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +36,7 @@ namespace foreshock {
 struct FilePosition {
   FileIdentity identity;
   uint64_t offset = 0;  // bytes of that file fully processed
+  std::optional<uint64_t> lines;  // lines before `offset` (unknown in states saved by older builds)
   // Rotated generations already read to their end (device, inode): never read again.
   std::vector<std::pair<uint64_t, uint64_t>> finished;
   // When this file was opened, on the clock the kernel stamps file times with
@@ -63,8 +65,10 @@ class TailSource final : public Source {
   const std::string& name() const override { return path_; }
   bool live() const override { return true; }
 
-  // The file and offset that byte `stream_offset` of what Read() returned belongs to.
-  std::optional<FilePosition> PositionAt(uint64_t stream_offset) const;
+  // The file and offset that byte `stream_offset` of what Read() returned belongs to (a
+  // line boundary, `stream_lines` lines into the stream), with the file's lines before it.
+  std::optional<FilePosition> PositionAt(uint64_t stream_offset, uint64_t stream_lines) const;
+  std::optional<FileLine> Locate(uint64_t stream_line) const override;
   const TailStats& stats() const { return stats_; }
 
  private:
@@ -77,6 +81,9 @@ class TailSource final : public Source {
     uint64_t stream_start = 0;  // stream offset of this file's first byte we returned
     uint64_t file_start = 0;    // the file offset that byte came from
     int64_t opened_at = 0;      // see FilePosition::opened_at
+    const std::string* name = nullptr;  // the file's name as we found it (interned in names_)
+    uint64_t stream_first_line = 1;     // the stream's number for the line at file_start
+    uint64_t lines_before = 0;          // the file's lines before file_start
   };
 
   bool OpenPath(bool from_start);
@@ -125,7 +132,11 @@ class TailSource final : public Source {
   // After a copytruncate: the copy of the file we were reading, if it holds more than we
   // read, to be read from our offset. Empty when there is none.
   std::optional<Queued> CopyOf(const FileIdentity& identity, uint64_t offset) const;
-  void StartGeneration(uint64_t file_offset);
+  // `lines_before`: the file's lines before `file_offset`, when known (else counted).
+  void StartGeneration(uint64_t file_offset, std::optional<uint64_t> lines_before = std::nullopt,
+                       const std::string& name = {});
+  // The name `path` interned: its address stays valid while the source lives.
+  const std::string* Intern(const std::string& path);
   // Reads what is there; 0 at end of file, -1 on error.
   ssize_t ReadSome(std::string* out);
   // Whether the current file (`ours`: its fstat) shrank below our offset or no longer
@@ -144,6 +155,8 @@ class TailSource final : public Source {
   std::vector<std::pair<uint64_t, uint64_t>> finished_;  // generations read to their end
   uint64_t offset_ = 0;             // file offset of the next byte to read
   uint64_t stream_ = 0;             // bytes returned so far
+  uint64_t stream_newlines_ = 0;    // line ends among them
+  std::set<std::string> names_;     // every file name a generation was read under
   std::vector<Generation> generations_;
   // Until the first read of the path's file from its start: the rotated files that were
   // there when we knew it would start over (see NotePathStartsOver).

@@ -297,5 +297,66 @@ TEST(WatchMoreTest, ALossFoundJustBeforeAKillIsAlertedOnByTheNextRun) {
   EXPECT_EQ(fired, 1u) << "alerted on once: " << alerts;
 }
 
+// The evidence names the file a line was in and its line number there, whatever happened
+// between: a restart (the count goes on from the saved one), a rotation while running (the
+// new file counts from 1), a rotation while stopped (the old file, by its new name, then the
+// new one), and a first start at the end of a file.
+TEST(WatchMoreTest, EvidenceNamesTheFileAndLineAcrossRestartsAndRotations) {
+  TempDir dir;
+  const std::string catalog = dir.Write("catalog.yaml", testing::kOneAlertPerPrecursorCatalog);
+  std::string history;
+  for (int i = 0; i < 100; ++i) history += testing::PrecursorLine(i, /*precursor=*/false);
+  const std::string log = dir.Write("es.json", history);  // 100 lines before we start
+  const std::string state = dir.path() + "/state";
+  const std::string out = dir.path() + "/out", err = dir.path() + "/err";
+  auto start = [&] {
+    return testing::StartForeshock({"watch", "--no-builtin-catalog", "--catalog", catalog, "--state-dir", state, log},
+                                   out, err);
+  };
+  // The source of the alert of precursor n, once it is out.
+  auto source_of = [&](int n) {
+    std::string found;
+    WaitFor([&] {
+      std::istringstream lines(Slurp(out));
+      for (std::string line; std::getline(lines, line);) {
+        const auto alert = nlohmann::json::parse(line);
+        if (alert["foreshock"]["group"]["n"] == std::to_string(n)) {
+          found = alert["foreshock"]["evidence"][0]["source"].get<std::string>();
+          return true;
+        }
+      }
+      return false;
+    }, 10s);
+    return found;
+  };
+  auto ordinary = [](int from, int count) {
+    std::string text;
+    for (int i = 0; i < count; ++i) text += testing::PrecursorLine(from + i, /*precursor=*/false);
+    return text;
+  };
+  pid_t pid = start();
+  ASSERT_TRUE(WaitFor([&] { return Slurp(state + "/state.json").find("es.json") != std::string::npos; }, 10s));
+  Append(log, ordinary(100, 2) + testing::PrecursorLine(1));  // lines 101, 102, then 103
+  EXPECT_EQ(source_of(1), log + ":103") << "from the end of a file: its lines are still counted from its start";
+  ASSERT_EQ(Stop(pid), 0);
+
+  Append(log, ordinary(200, 4) + testing::PrecursorLine(2));  // 104-107, then 108, while stopped
+  pid = start();
+  EXPECT_EQ(source_of(2), log + ":108") << "a restart goes on counting where it stopped";
+
+  fs::rename(log, log + ".1");  // rotated while running
+  Append(log, ordinary(300, 6) + testing::PrecursorLine(3));
+  EXPECT_EQ(source_of(3), log + ":7") << "the new file counts from 1";
+  testing::StopProcess(pid, SIGKILL);
+
+  Append(log, ordinary(400, 1) + testing::PrecursorLine(4));  // 8, then 9, while down
+  fs::rename(log, log + ".2");
+  Append(log, ordinary(500, 1) + testing::PrecursorLine(5));
+  pid = start();
+  EXPECT_EQ(source_of(4), log + ".2:9") << "the rotated file, by the name it has now";
+  EXPECT_EQ(source_of(5), log + ":2");
+  EXPECT_EQ(Stop(pid), 0);
+}
+
 }  // namespace
 }  // namespace foreshock

@@ -44,7 +44,7 @@ class TailSourceTest : public ::testing::Test {
     Append("");
     TailSource first(path_, TailSource::StartAt::kBeginning, std::nullopt);
     EXPECT_EQ(Drain(first), "");
-    return first.PositionAt(0);
+    return first.PositionAt(0, 0);
   }
   void Copytruncate(const std::string& copy) {
     fs::copy_file(path_, copy);
