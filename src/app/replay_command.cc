@@ -36,7 +36,10 @@ namespace po = boost::program_options;
 // An input (file or folder) that could not be read at all: reported now, and in the summary.
 void PassOver(const std::string& name, const std::string& why, std::vector<InputReport>* failed) {
   spdlog::error("{}: {}; passed over", name, why);
-  failed->push_back({.name = name, .failure = why});
+  InputReport report;
+  report.name = name;
+  report.failure = why;
+  failed->push_back(std::move(report));
 }
 
 // The regular files under `folder`, recursively. A sub-folder that cannot be listed is
@@ -251,7 +254,7 @@ int RunReplay(const Args& args) {
   for (const Input& input : opened) {
     const InputStats& stats = input.stream->reader().stats();
     InputReport report{input.stream->name(), input.source->compression(), stats.records, stats.malformed,
-                       stats.unreadable, input.source->damage().value_or("")};
+                       stats.unreadable, input.source->damage().value_or(""), ""};
     if (!report.damage.empty()) {
       damaged = true;
       spdlog::error("{}: {}; the lines before it were used", report.name, report.damage);

@@ -67,7 +67,7 @@ void SelfMonitor::Track(const Rule& rule, Open* open, bool grew, const std::stri
                         std::vector<Alert>* alerts) {
   if (grew) {
     if (!open->firing) {
-      *open = Open{true, now, now, 0};
+      *open = Open{true, now, now, 0, false};
     }
     ++open->count;
     open->last = now;
@@ -98,7 +98,7 @@ void SelfMonitor::Check(const TelemetrySnapshot& snapshot, std::vector<Alert>* a
       continue;
     }
     if (failing && !open.firing && failing_for >= failing_bound_) {
-      open = Open{true, std::chrono::time_point_cast<Duration>(stats.failing_since), now, 1};
+      open = Open{true, std::chrono::time_point_cast<Duration>(stats.failing_since), now, 1, false};
       alerts->push_back(Make(delivery_failing_, Alert::Action::kFiring, name,
                              name + " has been failing for " +
                                  FormatDuration(std::chrono::duration_cast<Duration>(failing_for)) + ", " +
@@ -112,7 +112,7 @@ void SelfMonitor::Check(const TelemetrySnapshot& snapshot, std::vector<Alert>* a
   for (const auto& [name, stats] : snapshot.outputs) {
     Open& open = unwritable_[name];
     if (stats.unspooled > 0 && !open.firing) {
-      open = Open{true, now, now, 1};
+      open = Open{true, now, now, 1, false};
       alerts->push_back(Make(spool_unwritable_, Alert::Action::kFiring, name,
                              std::to_string(stats.unspooled) + " alerts for " + name +
                                  " could not be written to its spool (" + stats.spool_error +
