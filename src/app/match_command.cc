@@ -1,16 +1,22 @@
 // `foreshock match [FILE|-]...`: for each record, the patterns that hit it and what they
 // captured, then hit counts per pattern, like fail2ban-regex. For writing and debugging
-// catalog entries; it correlates nothing.
+// catalog entries; it correlates nothing. With --show, every record is printed as foreshock
+// understood it (format and envelope, time, level, node, cluster, logger, dataset, message,
+// exception text, hits), as text or, with --json, one JSON object per line.
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "app/common_options.h"
 #include "app/main.h"
 #include "app/verb.h"
 #include "base/terminal_text.h"
+#include "sink/alert_json.h"
 #include "input/fd_source.h"
 #include "match/matcher.h"
 
@@ -31,6 +37,64 @@ void PrintHit(const RecordReader& reader, const LogRecord& record, const Pattern
               std::string(SeverityName(pattern.severity)).c_str(), captures.c_str());
 }
 
+constexpr size_t kShownExceptionBytes = 2000;
+
+// The record as foreshock understood it, one JSON object.
+nlohmann::json RecordJson(const LogRecord& record, const std::vector<PatternHit>& hits, const Catalog& catalog) {
+  nlohmann::json out = {{"source", std::string(record.source)},
+                        {"line", record.line_number},
+                        {"format", std::string(record.format)},
+                        {"envelope", record.envelope},
+                        {"@timestamp", record.has_time ? FormatTimestamp(record.time) : ""},
+                        {"time_inherited", record.time_inherited},
+                        {"level", std::string(LevelName(record.level))},
+                        {"node", record.node},
+                        {"cluster", record.cluster},
+                        {"logger", record.logger},
+                        {"dataset", record.dataset},
+                        {"message", std::string(record.message())},
+                        {"exception", record.text.substr(std::min(record.text.size(), record.message_length + 1),
+                                                         kShownExceptionBytes)},
+                        {"truncated", record.truncated},
+                        {"hits", nlohmann::json::array()}};
+  for (const PatternHit& hit : hits) {
+    const Pattern& pattern = catalog.patterns()[static_cast<size_t>(hit.pattern)];
+    nlohmann::json captures = nlohmann::json::object();
+    for (const Capture& capture : hit.captures) captures[capture.name] = capture.text;
+    out["hits"].push_back(
+        {{"pattern", pattern.id}, {"severity", std::string(SeverityName(pattern.severity))}, {"captures", captures}});
+  }
+  return out;
+}
+
+// The same, for people: one line per field, log text escaped for the terminal.
+void ShowRecord(const nlohmann::json& shown) {
+  auto text = [](const nlohmann::json& value) { return EscapeForTerminal(value.get<std::string>()); };
+  std::printf("%s:%llu  %s%s\n", text(shown["source"]).c_str(), static_cast<unsigned long long>(shown["line"].get<uint64_t>()),
+              text(shown["format"]).c_str(),
+              shown["envelope"].get<std::string>().empty() ? "" : (" in " + text(shown["envelope"])).c_str());
+  const std::string time = shown["@timestamp"].get<std::string>();
+  std::printf("  time       %s%s\n", time.empty() ? "(none)" : time.c_str(),
+              shown["time_inherited"].get<bool>() ? " (the previous record's)" : "");
+  for (const char* field : {"level", "node", "cluster", "logger", "dataset", "message"}) {
+    if (shown[field].get<std::string>().empty()) continue;
+    std::printf("  %-10s %s\n", field, text(shown[field]).c_str());
+  }
+  // Exception text line by line, as a stack trace reads.
+  std::istringstream exception(shown["exception"].get<std::string>());
+  const char* label = "exception";
+  for (std::string line; std::getline(exception, line); label = "") {
+    std::printf("  %-10s %s\n", label, EscapeForTerminal(line).c_str());
+  }
+  for (const nlohmann::json& hit : shown["hits"]) {
+    std::string captures;
+    for (const auto& [name, value] : hit["captures"].items()) captures += " " + name + "=" + text(value);
+    std::printf("  hit        %s [%s]%s\n", hit["pattern"].get<std::string>().c_str(),
+                hit["severity"].get<std::string>().c_str(), captures.c_str());
+  }
+  std::printf("\n");
+}
+
 }  // namespace
 
 int RunMatch(const Args& args) {
@@ -40,7 +104,12 @@ int RunMatch(const Args& args) {
   AddCatalogOptions(&options, &common);
   AddInputOptions(&options, &common);
   AddLoggingOption(&options, &common);
-  options.add_options()("summary-only", po::bool_switch(&quiet), "print only the hit counts");
+  bool show = false;
+  bool json = false;
+  options.add_options()("summary-only", po::bool_switch(&quiet), "print only the hit counts")(
+      "show", po::bool_switch(&show),
+      "print every record as foreshock understood it: format, envelope, time, level, node, cluster, logger, "
+      "dataset, message, exception text, hits")("json", po::bool_switch(&json), "with --show: one JSON object per record");
   po::variables_map values;
   if (auto stop = ParseArgs(args, "match", "[OPTIONS] [FILE|-]...", options, "input", &values)) {
     return *stop;
@@ -80,10 +149,13 @@ int RunMatch(const Args& args) {
       for (const PatternHit& hit : hits) {
         const Pattern& pattern = catalog->patterns()[static_cast<size_t>(hit.pattern)];
         ++counts[pattern.id];
-        if (!quiet) PrintHit(**reader, record, pattern, hit);
+        if (!quiet && !show) PrintHit(**reader, record, pattern, hit);
       }
+      if (show && json) std::printf("%s\n", DumpAlertJson(RecordJson(record, hits, *catalog)).c_str());
+      if (show && !json) ShowRecord(RecordJson(record, hits, *catalog));
     }
   }
+  if (show && json) return kExitOk;  // stdout is JSON lines only
   std::printf("\n%llu records, %llu matched\n", static_cast<unsigned long long>(records),
               static_cast<unsigned long long>(matched));
   for (const auto& [id, count] : counts) {

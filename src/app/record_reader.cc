@@ -416,6 +416,8 @@ void RecordReader::AdvanceProcessed(uint64_t offset, uint64_t lines) {
 void RecordReader::Finish(std::string_view text, uint64_t line, bool truncated, const EnvelopeHints& hints,
                           std::string_view envelope, std::string_view format, LogRecord* record) {
   CountRecord(text, envelope, format);
+  record->format = format;
+  if (record->envelope != envelope) record->envelope.assign(envelope);
   if (const auto where = source_->Locate(line)) {  // a followed file's line, in the file it was in
     record->source = where->file;
     record->line_number = where->line;

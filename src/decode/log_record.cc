@@ -26,7 +26,7 @@ Level ParseLevel(std::string_view text) {
       {"ERROR", Level::kError},    {"DEBUG", Level::kDebug}, {"TRACE", Level::kTrace},
       {"FATAL", Level::kFatal},    {"CRITICAL", Level::kWarn}, {"ERR", Level::kError},
       {"NOTICE", Level::kInfo},    {"CRIT", Level::kFatal},  {"EMERG", Level::kFatal},
-      {"ALERT", Level::kFatal},
+      {"ALERT", Level::kFatal},    {"DEPRECATION", Level::kWarn},
   };
   for (const Name& entry : kNames) {
     if (EqualsIgnoreCase(text, entry.name)) return entry.level;

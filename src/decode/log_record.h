@@ -16,8 +16,8 @@ namespace foreshock {
 
 enum class Level : uint8_t { kUnknown, kTrace, kDebug, kInfo, kWarn, kError, kFatal };
 
-// Reads "WARN", "warning", "Error", "CRITICAL" (ES deprecation, treated as kWarn) and so on;
-// kUnknown for anything else.
+// Reads "WARN", "warning", "Error", "CRITICAL" (ES 8 deprecation, treated as kWarn),
+// "DEPRECATION" (ES 7's deprecation log, kWarn too) and so on; kUnknown for anything else.
 Level ParseLevel(std::string_view text);
 std::string_view LevelName(Level level);  // "warn", "error", ...
 
@@ -54,6 +54,8 @@ struct LogRecord {
   std::string_view source;  // input name; the caller keeps it alive
   uint64_t line_number = 0;
   std::string file;  // the file a shipper read the line from (Filebeat log.file.path), if any
+  std::string_view format;  // the decoder that read it ("ecs", "es-plain", ...; static)
+  std::string envelope;     // the envelope it came in ("journald-json", ...; "" for none)
 
   std::string_view message() const { return std::string_view(text).substr(0, message_length); }
 
@@ -77,6 +79,8 @@ struct LogRecord {
     source = {};
     line_number = 0;
     file.clear();
+    format = {};
+    envelope.clear();
   }
 };
 

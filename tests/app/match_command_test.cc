@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
 #include "testing/subprocess.h"
 #include "testing/test_paths.h"
 
@@ -26,6 +30,58 @@ TEST(MatchCommandTest, ReadsStdinAndUserCatalogs) {
   options.stdin_data = "[2026-11-29T02:54:11,123][WARN ][o.e.x.Y] [n1] the frobnicator is on fire\n";
   const testing::ProcessResult none = testing::RunForeshock({"match", "--summary-only"}, options);
   EXPECT_NE(none.out.find("1 records, 0 matched"), std::string::npos) << none.out;
+}
+
+// --show tells what foreshock understood of each record: the journald envelope around an ES
+// plain line, the time, level, node and logger from inside it, the exception text, the hits.
+TEST(MatchCommandTest, ShowPrintsEveryRecordAsUnderstoodInTextAndJson) {
+  const std::string sample = std::string(testing::kSamplesDir) + "/formats/journald.json";
+  const testing::ProcessResult json = testing::RunForeshock({"match", "--show", "--json", sample});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  std::vector<nlohmann::json> records;
+  std::istringstream lines(json.out);
+  for (std::string line; std::getline(lines, line);) records.push_back(nlohmann::json::parse(line));
+  ASSERT_GE(records.size(), 3u) << json.out;
+  const nlohmann::json& first = records[0];
+  EXPECT_EQ(first["source"], sample);
+  EXPECT_EQ(first["line"], 1);
+  EXPECT_EQ(first["envelope"], "journald-json");
+  EXPECT_EQ(first["format"], "es-plain");
+  EXPECT_EQ(first["@timestamp"], "2026-11-29T02:00:01.500Z");
+  EXPECT_EQ(first["level"], "info");
+  EXPECT_EQ(first["node"], "es-data-1");
+  EXPECT_EQ(first["logger"], "o.e.c.s.ClusterApplierService");
+  EXPECT_EQ(first["message"], "cluster state updated, version [4411], source [ApplyCommitRequest{term=7, version=4411}]");
+  EXPECT_TRUE(first["hits"].empty());
+  const auto scroll = std::find_if(records.begin(), records.end(), [](const nlohmann::json& record) {
+    return !record["hits"].empty() && record["hits"][0]["pattern"] == "es.search.scroll_context_limit";
+  });
+  ASSERT_NE(scroll, records.end()) << json.out;
+  EXPECT_EQ((*scroll)["level"], "warn");
+  EXPECT_NE((*scroll)["exception"].get<std::string>().find("TooManyScrollContextsException"), std::string::npos);
+  EXPECT_EQ((*scroll)["hits"][0]["captures"]["max_scroll_contexts"], "500");
+
+  const testing::ProcessResult text = testing::RunForeshock({"match", "--show", sample});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find(sample + ":1  es-plain in journald-json\n  time       2026-11-29T02:00:01.500Z\n"
+                                    "  level      info\n  node       es-data-1\n"),
+            std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("  hit        es.search.scroll_context_limit [warning] max_scroll_contexts=500"),
+            std::string::npos)
+      << text.out;
+}
+
+// Control characters in a decoded field never reach the terminal raw; the JSON escapes them.
+TEST(MatchCommandTest, ShowEscapesWhatCameFromTheLog) {
+  testing::ProcessOptions options;
+  options.stdin_data = "[2026-11-29T02:54:11,123][WARN ][o.e.x.Y] [n1\x1b[2J] hello \xe2\x80\xae" "dlrow\n";
+  const testing::ProcessResult text = testing::RunForeshock({"match", "--show"}, options);
+  EXPECT_EQ(text.out.find('\x1b'), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("  node       n1\\x1b[2J\n"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("hello \\u202edlrow"), std::string::npos) << text.out;
+  const testing::ProcessResult json = testing::RunForeshock({"match", "--show", "--json"}, options);
+  EXPECT_EQ(nlohmann::json::parse(json.out)["node"], "n1\x1b[2J");
 }
 
 }  // namespace

@@ -115,6 +115,22 @@ TEST(EsJsonDecoderTest, DecodesEs7RecordWithStacktraceArray) {
             std::string::npos);
 }
 
+// ES 7's deprecation log writes its own level, DEPRECATION: a warning, not an unknown level
+// that every level filter lets through.
+TEST(EsJsonDecoderTest, Es7DeprecationRecordsAreWarnings) {
+  const EsJsonDecoder decoder(EsJsonDecoder::Dialect::kEs7);
+  LogRecord record;
+  ASSERT_EQ(Decode(decoder,
+                   R"({"type": "deprecation", "timestamp": "2021-03-02T10:11:12,131Z", "level": "DEPRECATION", )"
+                   R"("component": "o.e.d.r.RestController", "cluster.name": "c", "node.name": "es-1", )"
+                   R"("message": "[types removal] Specifying types in search requests is deprecated." })",
+                   &record),
+            Decoder::Outcome::kDecoded);
+  EXPECT_EQ(record.level, Level::kWarn);
+  EXPECT_EQ(record.dataset, "deprecation");
+  EXPECT_EQ(ParseLevel("deprecation"), Level::kWarn);
+}
+
 TEST(EsJsonDecoderTest, TellsForeignAndBrokenInputApart) {
   const EsJsonDecoder ecs(EsJsonDecoder::Dialect::kEcs);
   LogRecord record;
