@@ -77,6 +77,20 @@ class EscapedMessage final : public spdlog::custom_flag_formatter {
 
 }  // namespace
 
+std::string NodeOfFile(const std::string& path) {
+  const std::filesystem::path file(path);
+  const std::string name = file.filename().string();
+  const std::string stem = name.substr(0, name.find('.'));
+  if (stem != "gc") return stem;
+  const std::string folder = std::filesystem::absolute(file).parent_path().filename().string();
+  return folder.empty() ? stem : folder;
+}
+
+std::string DefaultNode(const CommonOptions& options, const std::string& path) {
+  if (!options.node.empty()) return options.node;
+  return path == "-" ? "" : NodeOfFile(path);
+}
+
 Status SetUpLogging(const std::string& level) {
   const spdlog::level::level_enum parsed = spdlog::level::from_str(level);
   if (parsed == spdlog::level::off && level != "off") {

@@ -40,6 +40,13 @@ void AddInputOptions(boost::program_options::options_description* description,
 void AddLoggingOption(boost::program_options::options_description* description,
                       CommonOptions* options);
 
+// The node a log file's records belong to when they name none: its name before the first dot
+// ("es-data-1.json.1.gz" -> es-data-1). The JVM's gc.log (gc.log.0, gc.log.03, ...) is named
+// after no node: it takes its folder's name (archive/es-data-1/gc.log -> es-data-1).
+std::string NodeOfFile(const std::string& path);
+// --node if given, else NodeOfFile() (nothing for stdin, "-").
+std::string DefaultNode(const CommonOptions& options, const std::string& path);
+
 // Sends foreshock's own log to stderr at `level` (trace, debug, info, warn, error, off).
 Status SetUpLogging(const std::string& level);
 

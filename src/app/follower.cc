@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "app/common_options.h"
 #include "app/telemetry.h"
 
 namespace foreshock::app {
@@ -92,10 +93,7 @@ void Follower::Discover() {
       auto source = std::make_unique<TailSource>(path, options_.start, resume);
       TailSource* raw = source.get();
       RecordReaderOptions reader_options = options_.reader;
-      if (reader_options.default_node.empty()) {
-        const std::string name = fs::path(path).filename().string();
-        reader_options.default_node = name.substr(0, name.find('.'));
-      }
+      if (reader_options.default_node.empty()) reader_options.default_node = NodeOfFile(path);
       auto reader = RecordReader::Create(std::move(source), reader_options);
       if (!reader.ok()) continue;  // options were validated before
       files_[path] = File{raw, std::move(reader).value()};

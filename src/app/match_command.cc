@@ -134,7 +134,9 @@ int RunMatch(const Args& args) {
   for (const std::string& path : inputs) {
     auto source = FdSource::Open(path);
     if (!source.ok()) return UsageError(source.status().message());
-    auto reader = RecordReader::Create(std::move(source).value(), *reader_options);
+    RecordReaderOptions per_input = *reader_options;
+    per_input.default_node = DefaultNode(common, path);
+    auto reader = RecordReader::Create(std::move(source).value(), per_input);
     if (!reader.ok()) return UsageError(reader.status().message());
     LogRecord record;
     while (true) {

@@ -213,8 +213,7 @@ int RunReplay(const Args& args) {
     const DecompressingSource* raw = source.value().get();
     RecordReaderOptions per_input = *reader_options;
     if (!common.exhaustive) per_input.prefilter = matcher->get();
-    const std::string stem = fs::path(path).filename().string();
-    per_input.default_node = stem.substr(0, stem.find('.'));
+    per_input.default_node = NodeOfFile(path);
     auto reader = RecordReader::Create(std::move(source).value(), per_input);
     if (!reader.ok()) return UsageError(reader.status().message());
     opened.push_back({raw, std::make_unique<PrefetchingReader>(std::move(reader).value(), keep)});

@@ -7,7 +7,6 @@
 
 #include <atomic>
 #include <cstdio>
-#include <filesystem>
 
 #include "app/common_options.h"
 #include "app/main.h"
@@ -26,12 +25,6 @@ namespace po = boost::program_options;
 
 // The node name for records that carry none: --node, else the file's name without its
 // extensions ("es-node-1.json" -> "es-node-1").
-std::string DefaultNode(const CommonOptions& options, const std::string& path) {
-  if (!options.node.empty()) return options.node;
-  if (path == "-") return "";
-  std::string stem = std::filesystem::path(path).filename().string();
-  return stem.substr(0, stem.find('.'));
-}
 
 void LogSummary(const std::vector<std::unique_ptr<RecordReader>>& readers, const Pipeline& pipeline,
                 const Matcher& matcher) {

@@ -169,7 +169,14 @@ void Correlator::ApplyHit(int rule_index, int step, const HitContext& hit,
   const std::vector<std::pair<std::string, std::string>> group =
       GroupOf(rule, hit.node, hit.cluster, *hit.hit);
   const std::string index_key = rule.id + '\x1f' + GroupKey(group);
-  if (rule.kind == Rule::Kind::kValue && !ValueHolds(rule.value, {}, *hit.hit)) return;
+  if (rule.kind == Rule::Kind::kValue && !ValueHolds(rule.value, {}, *hit.hit)) {
+    // With a count, the condition must hold that many times running: a hit that breaks it
+    // starts the count again (old-gen occupancy that one collection brought down is no leak).
+    if (rule.count > 1) {
+      if (auto it = index_.find(index_key); it != index_.end() && !it->second->firing) it->second->step_hits[0].clear();
+    }
+    return;
+  }
   const bool exists = index_.contains(index_key);
   GroupState& state = *FindOrCreate(rule_index, index_key, hit.time);
   if (!exists) {
@@ -203,9 +210,19 @@ void Correlator::ApplyHit(int rule_index, int step, const HitContext& hit,
   AddEvidence(hit.evidence, options_.max_evidence, &state.evidence);
   switch (rule.kind) {
     case Rule::Kind::kSingle:
-    case Rule::Kind::kValue:
       if (!state.firing) Fire(&state, rule, 0, hit.time, outage, alerts);
       break;
+    case Rule::Kind::kValue: {
+      auto& times = state.step_hits[0];
+      InsertSorted(&times, hit.time);
+      DropBefore(&times, forget_before);
+      if (!state.firing && CountWithin(times, hit.time, rule.window) >= rule.count) {
+        std::optional<TimePoint> first;  // of the run that reached the count
+        if (rule.count > 1) first = *std::lower_bound(times.begin(), times.end(), hit.time - rule.window);
+        Fire(&state, rule, 0, hit.time, outage, alerts, first);
+      }
+      break;
+    }
     case Rule::Kind::kThreshold: {
       auto& times = state.step_hits[0];
       InsertSorted(&times, hit.time);

@@ -4,6 +4,7 @@
 
 #include "decode/es_json_decoder.h"
 #include "decode/es_plain_decoder.h"
+#include "decode/jvm_gc_decoder.h"
 #include "decode/text_decoder.h"
 
 namespace foreshock {
@@ -20,6 +21,8 @@ const std::vector<FormatRow>& FormatTable() {
        [] { return std::make_unique<EsJsonDecoder>(EsJsonDecoder::Dialect::kEcs); }},
       {{"es-json", "Elasticsearch 7 JSON (timestamp, level, component, node.name, stacktrace)"},
        [] { return std::make_unique<EsJsonDecoder>(EsJsonDecoder::Dialect::kEs7); }},
+      {{"jvm-gc", "JVM unified log (JDK 9+ gc.log): [time][pid][level][tags] msg"},
+       [] { return std::make_unique<JvmGcDecoder>(); }},
       {{"es-plain", "Elasticsearch/OpenSearch plain text: [time][LEVEL][logger] [node] msg"},
        [] { return std::make_unique<EsPlainDecoder>(); }},
       {{"text", "any other readable line (JVM errors, bare exception text); no time of its own"},

@@ -33,10 +33,17 @@ std::optional<double> ParseBytes(std::string_view text) {
     std::string_view suffix;
     double factor;
   };
-  static constexpr Unit kUnits[] = {{"", 1},          {"b", 1},
-                                    {"kb", 1024.0},   {"mb", 1024.0 * 1024},
+  // Elasticsearch writes "28.7gb"; the JVM's GC log "15702M".
+  static constexpr Unit kUnits[] = {{"", 1},
+                                    {"b", 1},
+                                    {"kb", 1024.0},
+                                    {"k", 1024.0},
+                                    {"mb", 1024.0 * 1024},
+                                    {"m", 1024.0 * 1024},
                                     {"gb", 1024.0 * 1024 * 1024},
+                                    {"g", 1024.0 * 1024 * 1024},
                                     {"tb", 1024.0 * 1024 * 1024 * 1024},
+                                    {"t", 1024.0 * 1024 * 1024 * 1024},
                                     {"pb", 1024.0 * 1024 * 1024 * 1024 * 1024}};
   for (const Unit& unit : kUnits) {
     if (rest.size() == unit.suffix.size() &&

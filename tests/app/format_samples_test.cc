@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -14,6 +16,7 @@
 namespace foreshock {
 namespace {
 
+namespace fs = std::filesystem;
 using testing::ProcessResult;
 using testing::RunForeshock;
 using testing::TempDir;
@@ -101,6 +104,72 @@ TEST(FormatSamplesTest, BadRecordsAreReportedAtABoundedRate) {
   }
   EXPECT_LE(warnings, 7u) << result.err;  // five reports, one summary line (and its "passed over")
   EXPECT_NE(result.err.find("2000 unreadable"), std::string::npos) << result.err;
+}
+
+// The JVM's own gc.log (JDK 17 unified logging, the decorations Elasticsearch configures) is
+// read as jvm-gc, never as ES plain text, takes its node from its folder, and tells the heap
+// leak's story before the full GC: old generation above 85 % after three collections running,
+// then G1 out of room and a long pause.
+TEST(FormatSamplesTest, AGcLogIsReadAsJvmGcUnderItsFoldersNodeAndWarnsOfAHeapThatStaysFull) {
+  const std::string gc_log = std::string(testing::kSamplesDir) + "/gc-log/es-data-1/gc.log";
+  const ProcessResult explain = RunForeshock({"scan", "--explain-format", gc_log});
+  EXPECT_NE(explain.out.find("    70  format jvm-gc    no envelope"), std::string::npos) << explain.out;
+
+  const ProcessResult shown = RunForeshock({"match", "--show", "--json", gc_log});
+  std::istringstream records(shown.out);
+  std::string line;
+  for (int i = 0; i < 12; ++i) std::getline(records, line);  // the first collection's summary line
+  const nlohmann::json record = nlohmann::json::parse(line);
+  EXPECT_EQ(record["format"], "jvm-gc");
+  EXPECT_EQ(record["@timestamp"], "2026-11-29T02:40:01.187Z");
+  EXPECT_EQ(record["level"], "info");
+  EXPECT_EQ(record["logger"], "gc");
+  EXPECT_EQ(record["node"], "es-data-1");
+  EXPECT_EQ(record["message"], "GC(800) Pause Young (Normal) (G1 Evacuation Pause) 12810M->11204M(16384M) 85.123ms");
+  ASSERT_EQ(record["hits"].size(), 1u) << record.dump();
+  EXPECT_EQ(record["hits"][0]["captures"]["heap_after"], "11204M");
+
+  const ProcessResult scan = RunForeshock({"scan", gc_log});
+  ASSERT_EQ(scan.exit_code, 0) << scan.err;
+  std::vector<std::string> alerts;
+  std::istringstream lines(scan.out);
+  for (std::string text; std::getline(lines, text);) {
+    const nlohmann::json alert = nlohmann::json::parse(text);
+    alerts.push_back(alert["@timestamp"].get<std::string>() + " " + alert["rule"]["id"].get<std::string>() + " " +
+                     alert["foreshock"]["group"]["node"].get<std::string>());
+  }
+  EXPECT_EQ(alerts, (std::vector<std::string>{
+                        "2026-11-29T03:02:44.560Z jvm.gc.heap_stays_full es-data-1",
+                        "2026-11-29T03:08:41.220Z jvm.gc.evacuation_failure es-data-1",
+                        "2026-11-29T03:08:41.220Z jvm.gc.long_pause es-data-1",
+                        "2026-11-29T03:10:00.123Z es.chain.gc_storm es-data-1",
+                    }));
+}
+
+// A run of collections that leaves the heap full is a leak; one collection that brings it
+// down breaks the run.
+TEST(FormatSamplesTest, ACollectionThatBringsTheHeapDownStartsTheCountAgain) {
+  TempDir dir;
+  std::string log;
+  int gc = 0;
+  auto collect = [&](const char* time, int after) {
+    log += std::string("[2026-11-29T") + time + "+0000][41822][gc          ] GC(" + std::to_string(gc++) +
+           ") Pause Young (Normal) (G1 Evacuation Pause) 16000M->" + std::to_string(after) + "M(16384M) 85.000ms\n";
+  };
+  collect("02:40:00.000", 15000);  // 92 %
+  collect("02:41:00.000", 15000);
+  collect("02:42:00.000", 9000);   // brought down: the count starts again
+  collect("02:43:00.000", 15000);
+  collect("02:44:00.000", 15000);
+  fs::create_directories(dir.path() + "/es-data-4");
+  const std::string path = dir.Write("es-data-4/gc.log", log);
+  ProcessResult scan = RunForeshock({"scan", path});
+  EXPECT_EQ(scan.out, "") << "never three in a row";
+  collect("02:45:00.000", 15000);
+  std::ofstream(path) << log;
+  scan = RunForeshock({"scan", path});
+  EXPECT_NE(scan.out.find("\"jvm.gc.heap_stays_full\""), std::string::npos) << scan.out;
+  EXPECT_NE(scan.out.find("\"@timestamp\":\"2026-11-29T02:45:00.000Z\""), std::string::npos) << scan.out;
 }
 
 }  // namespace

@@ -46,7 +46,7 @@ TEST(DecoderSetTest, ForcedFormatReadsOthersAsTextAndUnknownNamesAreErrors) {
   EXPECT_FALSE(record.has_time);
   auto unknown = DecoderSet::Create("syslog");
   ASSERT_FALSE(unknown.ok());
-  EXPECT_NE(unknown.status().message().find("known: auto, ecs, es-json, es-plain, text"),
+  EXPECT_NE(unknown.status().message().find("known: auto, ecs, es-json, jvm-gc, es-plain, text"),
             std::string::npos);
 }
 

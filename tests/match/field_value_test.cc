@@ -20,6 +20,8 @@ TEST(FieldValueTest, TypesCapturedText) {
       {FieldType::kBytes, "16.2gb", 17394617549.0},
       {FieldType::kBytes, "0b", 0},
       {FieldType::kBytes, "512", 512},
+      {FieldType::kBytes, "15702M", 15702.0 * 1024 * 1024},  // the JVM GC log's units
+      {FieldType::kBytes, "512K", 512 * 1024},
       {FieldType::kDuration, "3.2s", 3.2},
       {FieldType::kDuration, "650ms", 0.65},
       {FieldType::kDuration, "1.4m", 84},
