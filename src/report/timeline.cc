@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "base/terminal_text.h"
+#include "correlate/alert_text.h"
 #include "sink/alert_json.h"
 
 namespace foreshock {
@@ -31,24 +32,24 @@ void Timeline::Extend(TimePoint time) {
 void Timeline::NoteHits(const LogRecord& record, const std::vector<PatternHit>& hits, const Catalog& catalog) {
   if (hits.empty()) return;
   Extend(record.time);
-  NodeHits& node = nodes_[record.node.empty() ? "(no node)" : record.node];
   const int64_t minute = std::chrono::duration_cast<std::chrono::minutes>(record.time.time_since_epoch()).count();
-  const PatternHit* first_precursor = nullptr;
+  // Each hit counts for the node it is about (a master's "low disk watermark exceeded on
+  // es-data-3" is es-data-3's), as correlation counts it.
   for (const PatternHit& hit : hits) {
     const Pattern& pattern = catalog.patterns()[hit.pattern];
+    const std::string subject = SubjectNode(pattern, hit, record);
+    NodeHits& node = nodes_[subject.empty() ? "(no node)" : subject];
     ++node.per_pattern[pattern.id];
     ++pattern_totals_[pattern.id];
-    if (pattern.severity >= Severity::kWarning) {
-      ++node.per_minute[minute];
-      if (first_precursor == nullptr) first_precursor = &hit;
-    } else {
+    if (pattern.severity < Severity::kWarning) {
       ++node.info_per_minute[minute];
+      continue;
     }
-  }
-  if (first_precursor != nullptr && (node.first.pattern.empty() || record.time < node.first.time)) {
-    node.first = {record.time, catalog.patterns()[first_precursor->pattern].id,
-                  std::string(record.message().substr(0, 300)),
-                  std::string(record.source) + ":" + std::to_string(record.line_number)};
+    ++node.per_minute[minute];
+    if (node.first.pattern.empty() || record.time < node.first.time) {
+      node.first = {record.time, pattern.id, std::string(record.message().substr(0, 300)),
+                    std::string(record.source) + ":" + std::to_string(record.line_number)};
+    }
   }
 }
 

@@ -228,6 +228,19 @@ TEST_F(ReplayTest, UnreadableFilesAndFoldersArePassedOverAndTheRestIsReplayed) {
   }
 }
 
+// A line about another node counts for that node: the master's "low disk watermark exceeded
+// on es-data-3" is es-data-3's first precursor, 82 minutes before the read-only block, and
+// not a precursor of the master's.
+TEST_F(ReplayTest, TheSummaryFilesEachHitUnderTheNodeItIsAbout) {
+  const auto replay = RunForeshock({"replay", std::string(testing::kSamplesDir) + "/scenarios/disk-fill"});
+  ASSERT_EQ(replay.exit_code, 0) << replay.err;
+  EXPECT_NE(replay.err.find("es-data-3\n  first precursor  2026-11-29T01:40:02.118Z  es.disk.low_watermark  ("
+                            + std::string(testing::kSamplesDir) + "/scenarios/disk-fill/es-master-1.log:62)"),
+            std::string::npos)
+      << replay.err;
+  EXPECT_NE(replay.err.find("es-master-1\n  no precursor at warning or above\n"), std::string::npos) << replay.err;
+}
+
 TEST_F(ReplayTest, TheHtmlReportIsSelfContainedEscapedAndDrawsInChromium) {
   // A precursor line carrying markup: it must reach the page as text.
   const std::string hostile = dir_.path() + "/archive/order-events-node-4.json";
