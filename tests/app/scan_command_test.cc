@@ -233,6 +233,26 @@ TEST(ScanCommandTest, ABadInputIsReportedAndPassedOverAndTheOthersStillAlert) {
   EXPECT_NE(result.err.find(", 4 alerts;"), std::string::npos) << "the alerts counted are the alerts written";
 }
 
+// The elected master says it is still waiting for es-data-2 to apply a cluster state: that is
+// es-data-2's trouble (its GC, its disk), alerted on es-data-2, never a master overload.
+TEST(ScanCommandTest, APublicationWaitingForALaggingNodeIsThatNodesAlertNotTheMasters) {
+  ProcessOptions options;
+  options.stdin_data =
+      "[2026-11-29T03:01:10,402][INFO ][o.e.c.c.C.CoordinatorPublication] [es-master-1] after [10s] publication of "
+      "cluster state version [90211] is still waiting for {es-data-2}{Qm1wT2hDdGlQTXZwTmFSZw}{R2vXo5x1Q7Ky3ZJ6pN0v1g}"
+      "{10.20.1.12}{10.20.1.12:9300}{cdfhilmrstw} [SENT_APPLY_COMMIT]\n"
+      "[2026-11-29T03:01:40,402][INFO ][o.e.c.c.C.CoordinatorPublication] [es-master-1] after [30s] publication of "
+      "cluster state version [90211] is still waiting for {es-data-2}{Qm1wT2hDdGlQTXZwTmFSZw}{R2vXo5x1Q7Ky3ZJ6pN0v1g}"
+      "{10.20.1.12}{10.20.1.12:9300}{cdfhilmrstw} [SENT_APPLY_COMMIT]\n";
+  const ProcessResult result = RunForeshock({"scan"}, options);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const std::vector<json> alerts = Alerts(result);
+  ASSERT_EQ(alerts.size(), 1u) << result.out;
+  EXPECT_EQ(alerts[0]["rule"]["id"], "es.cluster.slow_publication");
+  EXPECT_EQ(alerts[0]["foreshock"]["group"]["node"], "es-data-2");
+  EXPECT_EQ(result.out.find("es.chain.master_overload"), std::string::npos);
+}
+
 TEST(ScanCommandTest, EveryVerbHasHelpAndTheBinaryHasAVersion) {
   for (const std::vector<std::string>& args : {std::vector<std::string>{"--help"}, {"scan", "--help"},
                                               {"catalog", "--help"}}) {
