@@ -39,5 +39,6 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
   -DFORESHOCK_SANITIZE=address,undefined
 # The threaded parts under ThreadSanitizer; the end-to-end tests run the TSan-built binary,
 # which exits 66 on a race report, so a race fails the test that provoked it.
-run_suite build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFORESHOCK_SANITIZE=thread \
+TSAN_OPTIONS="suppressions=$PWD/.ci/tsan-suppressions.txt" \
+  run_suite build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFORESHOCK_SANITIZE=thread \
   -- -R 'Watch|Delivery|Spool|SelfMonitor|ConfigFile'
