@@ -12,24 +12,6 @@ groups="${3:-30000}"
 work="$(mktemp -d)"
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 
-cat > "$work/catalog.yaml" <<'YAML'
-patterns:
-  - id: bench.precursor
-    title: Bench precursor
-    category: node
-    severity: warning
-    regex: 'PRECURSOR-(?P<n>\d+)'
-    examples: {match: ['PRECURSOR-1'], no_match: ['ordinary']}
-rules:
-  - id: bench.each
-    name: One group per key
-    category: node
-    pattern: bench.precursor
-    group_by: [n]
-    realert: 1000d
-    resolve_after: 1000d
-    message: 'precursor {n}'
-YAML
 python3 - "$lines" "$groups" > "$work/es.json" <<'PY'
 import sys
 lines, groups = int(sys.argv[1]), int(sys.argv[2])
@@ -39,7 +21,7 @@ for i in range(lines):
           % ((i // 3600000) % 24, (i // 60000) % 60, (i // 1000) % 60, i % 1000, i % groups))
 PY
 size=$(stat -c %s "$work/es.json")
-flags=(--no-builtin-catalog --catalog "$work/catalog.yaml" --log-level warn)
+flags=(--no-builtin-catalog --catalog "$(dirname "$0")/precursor-catalog.yaml" --log-level warn)
 
 start=$(date +%s.%N)
 "$build/foreshock" scan "${flags[@]}" "$work/es.json" > "$work/scan.jsonl"

@@ -11,21 +11,7 @@ import json, os, select, statistics, subprocess, sys, tempfile, time
 build = sys.argv[1] if len(sys.argv) > 1 else "build"
 samples = int(sys.argv[2]) if len(sys.argv) > 2 else 300
 binary = os.path.join(build, "foreshock")
-catalog = r"""patterns:
-  - id: bench.precursor
-    title: Bench precursor
-    category: node
-    severity: warning
-    regex: 'PRECURSOR-(?P<n>\d+)'
-    examples: {match: ['PRECURSOR-1'], no_match: ['ordinary']}
-rules:
-  - id: bench.each
-    name: Each precursor
-    category: node
-    pattern: bench.precursor
-    group_by: [n]
-    message: 'precursor {n}'
-"""
+catalog_path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "precursor-catalog.yaml")
 
 
 def line(n, text):
@@ -74,8 +60,6 @@ def report(name, values):
 
 
 with tempfile.TemporaryDirectory() as folder:
-    catalog_path = os.path.join(folder, "catalog.yaml")
-    open(catalog_path, "w").write(catalog)
     log_a = os.path.join(folder, "a.json")
     log_b = os.path.join(folder, "b.json")
     open(log_a, "w").close()
