@@ -254,16 +254,33 @@ std::vector<Alerts> Follow(const std::vector<LogFile>& story, const std::vector<
     for (size_t w = 0; w < runs.size(); ++w) writing += write_burst(w) ? 1 : 0;
     if (tick % 4 == 3) std::this_thread::sleep_for(10ms);
   }
-  // Still for 3 s (a held stamp is decided after 1 s of quiet): everything was read.
+  // Every watcher has read every live file to its end (its saved state says so: a state is
+  // saved once no record waits for more lines), then all are still for 3 s (a held stamp is
+  // decided after 1 s of quiet). Watchers may be slow to start (sanitizers, a loaded
+  // machine): stillness alone would stop one that has not begun.
+  auto caught_up = [](const Watcher& watcher) {
+    const nlohmann::json saved = nlohmann::json::parse(
+        testing::ReadFileIfExists(watcher.dir->path() + "/state/state.json"), nullptr, false);
+    if (saved.is_discarded() || !saved.contains("files")) return false;
+    for (const auto& entry : fs::directory_iterator(watcher.logs)) {
+      const std::string path = entry.path().string();
+      const std::string extension = entry.path().extension().string();
+      if (extension != ".json" && extension != ".log" && extension != ".ndjson") continue;  // rotated away
+      if (!saved["files"].contains(path) || saved["files"][path].value("offset", uint64_t{0}) != fs::file_size(path)) {
+        return false;
+      }
+    }
+    return true;
+  };
   std::vector<std::string> last(runs.size());
   auto still_since = std::chrono::steady_clock::now();
-  const auto give_up = still_since + 120s;
+  const auto give_up = still_since + 180s;
   while (std::chrono::steady_clock::now() < give_up) {
     std::this_thread::sleep_for(250ms);
     bool changed = false;
     for (size_t w = 0; w < runs.size(); ++w) {
       std::string now = testing::ReadFileIfExists(watchers[w].out) + testing::ReadFileIfExists(watchers[w].err);
-      if (now != last[w]) changed = true;
+      if (now != last[w] || !caught_up(watchers[w])) changed = true;
       last[w] = std::move(now);
     }
     if (changed) still_since = std::chrono::steady_clock::now();
