@@ -16,6 +16,7 @@
 #include "app/main.h"
 #include "app/verb.h"
 #include "base/terminal_text.h"
+#include "correlate/alert_text.h"
 #include "sink/alert_json.h"
 #include "input/fd_source.h"
 #include "match/matcher.h"
@@ -61,8 +62,11 @@ nlohmann::json RecordJson(const LogRecord& record, const std::vector<PatternHit>
     const Pattern& pattern = catalog.patterns()[static_cast<size_t>(hit.pattern)];
     nlohmann::json captures = nlohmann::json::object();
     for (const Capture& capture : hit.captures) captures[capture.name] = capture.text;
-    out["hits"].push_back(
-        {{"pattern", pattern.id}, {"severity", std::string(SeverityName(pattern.severity))}, {"captures", captures}});
+    // The node the hit is about: the record's own, or the one its line names (subject).
+    out["hits"].push_back({{"pattern", pattern.id},
+                           {"severity", std::string(SeverityName(pattern.severity))},
+                           {"about", SubjectNode(pattern, hit, record)},
+                           {"captures", captures}});
   }
   return out;
 }
@@ -89,8 +93,11 @@ void ShowRecord(const nlohmann::json& shown) {
   for (const nlohmann::json& hit : shown["hits"]) {
     std::string captures;
     for (const auto& [name, value] : hit["captures"].items()) captures += " " + name + "=" + text(value);
-    std::printf("  hit        %s [%s]%s\n", hit["pattern"].get<std::string>().c_str(),
-                hit["severity"].get<std::string>().c_str(), captures.c_str());
+    // "about es-data-2" when the line is about another node than the one that logged it.
+    const std::string about =
+        hit["about"] == shown["node"] ? "" : " about " + text(hit["about"]) + " (node is the observer)";
+    std::printf("  hit        %s [%s]%s%s\n", hit["pattern"].get<std::string>().c_str(),
+                hit["severity"].get<std::string>().c_str(), about.c_str(), captures.c_str());
   }
   std::printf("\n");
 }

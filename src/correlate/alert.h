@@ -20,6 +20,7 @@ struct Evidence {
   std::string pattern;  // pattern id
   std::string source;   // "file:line"
   std::string message;  // the record's message, plus the matched line when it was deeper
+  std::string observer;  // the node that logged the line (the alert's node is what it is about)
   bool pinned = false;  // advanced the alert; kept when evidence is capped
 };
 
@@ -33,6 +34,7 @@ struct Alert {
   int stage = 1;  // 1-based step of a sequence rule; 1 otherwise
   std::string message;
   std::string node;     // when known
+  std::string observer;  // the node that logged the line that made this emission, when one did
   std::string cluster;  // when known
   std::string fingerprint;
   int count = 0;  // hits counted for this alert so far

@@ -77,6 +77,7 @@ Evidence MakeEvidence(const LogRecord& record, const PatternHit& hit, const std:
   Evidence entry;
   entry.time = record.clock_anomaly ? record.stamp : record.time;
   entry.pattern = pattern_id;
+  entry.observer = record.node;
   entry.source = std::string(record.source) + ":" + std::to_string(record.line_number);
   if (!record.file.empty()) entry.source += " (" + record.file + ")";
   entry.message = std::string(record.message());
@@ -134,6 +135,9 @@ Alert MakeAlert(const Rule& rule, const GroupState& state, Alert::Action action,
   alert.group = state.group;
   alert.fields = state.fields;
   alert.evidence = state.evidence;
+  // A firing or an escalation is made by the line just added; a resolution by none (a
+  // recovery line's node is set by its caller).
+  if (action != Alert::Action::kResolved && !state.evidence.empty()) alert.observer = state.evidence.back().observer;
   alert.message = RenderMessage(step.message, state.node, state.cluster, state.fields);
   alert.runbook = RenderMessage(rule.runbook, state.node, state.cluster, state.fields);
   return alert;

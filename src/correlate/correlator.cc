@@ -325,7 +325,7 @@ void Correlator::Recover(const Pattern& recovery, const HitContext& hit, std::ve
     if (!current->firing) {
       Forget(current);
     } else if (rule.hold_down.count() == 0) {
-      Resolve(current, hit.time, recovery.title, alerts);
+      Resolve(current, hit.time, recovery.title, alerts, hit.evidence.observer);
     } else if (!current->resolving_at) {
       current->resolving_at = hit.time;
       current->resolving_why = recovery.title;
@@ -354,9 +354,10 @@ bool Correlator::DisarmKey(const std::string& index_key, TimePoint time, std::ve
 }
 
 void Correlator::Resolve(StateList::iterator state, TimePoint time, const std::string& why,
-                         std::vector<Alert>* alerts) {
+                         std::vector<Alert>* alerts, const std::string& observer) {
   const Rule& rule = catalog_.rules()[static_cast<size_t>(state->rule)];
   Alert alert = MakeAlert(rule, *state, Alert::Action::kResolved, time);
+  alert.observer = observer;
   alert.severity = Severity::kInfo;
   alert.message = "Resolved: " + rule.name + (state->node.empty() ? "" : " on " + state->node) + ": " + why + ".";
   alerts->push_back(std::move(alert));

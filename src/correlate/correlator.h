@@ -141,8 +141,9 @@ class Correlator {
   std::string IndexKey(int rule_index, const HitContext& hit) const;
   // Drops a group state, from the list and the index.
   void Forget(StateList::iterator state);
+  // `observer`: the node whose recovery line resolved it, if one did.
   void Resolve(StateList::iterator state, TimePoint time, const std::string& why,
-               std::vector<Alert>* alerts);
+               std::vector<Alert>* alerts, const std::string& observer = "");
   StateList::iterator Find(const std::string& index_key);
   StateList::iterator FindOrCreate(int rule_index, const std::string& index_key, TimePoint now);
   bool IsInhibited(const Rule& rule, const GroupState& state) const;

@@ -29,11 +29,12 @@ Capture ReadCapture(const Json& value) {
 
 Json EvidenceJson(const Evidence& evidence) {
   return {{"time", Micros(evidence.time)}, {"pattern", evidence.pattern}, {"source", evidence.source},
-          {"message", evidence.message}, {"pinned", evidence.pinned}};
+          {"message", evidence.message}, {"observer", evidence.observer}, {"pinned", evidence.pinned}};
 }
 Evidence ReadEvidence(const Json& value) {
+  // "observer" came with a later version of the state: older evidence has none.
   return Evidence{FromMicros(value.at("time")), value.at("pattern"), value.at("source"),
-                  value.at("message"), value.at("pinned")};
+                  value.at("message"), value.value("observer", ""), value.at("pinned")};
 }
 
 }  // namespace

@@ -47,6 +47,11 @@ nlohmann::json ToAlertmanager(const nlohmann::json& alert, TimePoint ends_at) {
     description += evidence["@timestamp"].get<std::string>();
     description += ' ';
     description += evidence["source"].get<std::string>();
+    if (evidence.contains("observer") && labels.contains("node") && evidence["observer"] != labels["node"]) {
+      description += " (logged by ";
+      description += Text(evidence["observer"]);
+      description += ')';
+    }
     description += ": ";
     description += evidence["message"].get<std::string>().substr(0, 500);
     if (source.empty()) source = evidence["source"].get<std::string>();

@@ -44,6 +44,14 @@ std::string Number(double value) {
   return text;
 }
 
+// " (logged by es-master-1)" when another node than the alert's wrote the evidence line.
+std::string LoggedBy(const nlohmann::json& alert, const nlohmann::json& evidence) {
+  if (!evidence.contains("observer") || !evidence["observer"].is_string()) return "";
+  const std::string observer = evidence["observer"];
+  if (observer.empty() || observer == NodeOf(alert)) return "";
+  return " (logged by " + EscapeHtml(observer) + ")";
+}
+
 constexpr const char* kStyle = R"(
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px;color:#222;max-width:1240px}
 h1{font-size:22px;margin:0 0 4px} h2{font-size:17px;margin:28px 0 8px}
@@ -217,7 +225,8 @@ std::string RenderHtml(const Timeline& timeline, const std::string& title) {
     html += "<details><summary>evidence and runbook</summary><ul>";
     for (const auto& evidence : alert["foreshock"]["evidence"]) {
       html += "<li class=\"ev\">" + EscapeHtml(evidence["@timestamp"].get<std::string>()) + " " +
-              EscapeHtml(evidence["source"].get<std::string>()) + " [" + EscapeHtml(evidence["pattern"].get<std::string>()) +
+              EscapeHtml(evidence["source"].get<std::string>()) + LoggedBy(alert, evidence) + " [" +
+              EscapeHtml(evidence["pattern"].get<std::string>()) +
               "] " + EscapeHtml(evidence["message"].get<std::string>()) + "</li>";
     }
     html += "</ul><pre>" + EscapeHtml(alert["foreshock"]["runbook"].get<std::string>()) + "</pre></details></td><td>" +

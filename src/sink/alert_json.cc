@@ -24,6 +24,7 @@ nlohmann::json AlertToJson(const Alert& alert) {
 
   Json& fs = out["foreshock"];
   fs["fingerprint"] = alert.fingerprint;
+  if (!alert.observer.empty()) fs["observer"] = alert.observer;
   fs["stage"] = alert.stage;
   fs["count"] = alert.count;
   fs["first_seen"] = FormatTimestamp(alert.first_seen);
@@ -46,6 +47,7 @@ nlohmann::json AlertToJson(const Alert& alert) {
     fs["evidence"].push_back({{"@timestamp", FormatTimestamp(evidence.time)},
                               {"pattern", evidence.pattern},
                               {"source", evidence.source},
+                              {"observer", evidence.observer},
                               {"message", evidence.message}});
   }
   fs["runbook"] = alert.runbook;

@@ -37,6 +37,10 @@ std::string FormatAlertText(const Alert& alert, bool colour) {
   if (!alert.node.empty()) {
     line += " [";
     line += EscapeForTerminal(alert.node);
+    if (!alert.observer.empty() && alert.observer != alert.node) {
+      line += ", reported by ";  // a line about this node, logged by another (the master)
+      line += EscapeForTerminal(alert.observer);
+    }
     line += ']';
   }
   line += ' ';

@@ -72,6 +72,24 @@ TEST(MatchCommandTest, ShowPrintsEveryRecordAsUnderstoodInTextAndJson) {
       << text.out;
 }
 
+// A hit on a line about another node says which: the node field is the one that logged it.
+TEST(MatchCommandTest, ShowSaysWhichNodeAHitIsAbout) {
+  testing::ProcessOptions options;
+  options.stdin_data =
+      "[2026-11-29T03:23:35,402][WARN ][o.e.c.c.LagDetector      ] [es-master-1] node [{es-data-2}{Qm1wT2hD}"
+      "{10.20.1.12}{10.20.1.12:9300}{cdfhilmrstw}] is lagging at cluster state version [90210], although "
+      "publication of cluster state version [90211] completed [1.5m] ago\n";
+  const testing::ProcessResult json = testing::RunForeshock({"match", "--show", "--json"}, options);
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const nlohmann::json shown = nlohmann::json::parse(json.out.substr(0, json.out.find('\n')));
+  EXPECT_EQ(shown["node"], "es-master-1");
+  EXPECT_EQ(shown["hits"][0]["about"], "es-data-2");
+  const testing::ProcessResult text = testing::RunForeshock({"match", "--show"}, options);
+  EXPECT_NE(text.out.find("es.cluster.lagging_node [warning] about es-data-2 (node is the observer)"),
+            std::string::npos)
+      << text.out;
+}
+
 // Control characters in a decoded field never reach the terminal raw; the JSON escapes them.
 TEST(MatchCommandTest, ShowEscapesWhatCameFromTheLog) {
   testing::ProcessOptions options;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "testing/precursor_lines.h"
 #include "testing/subprocess.h"
@@ -250,7 +251,70 @@ TEST(ScanCommandTest, APublicationWaitingForALaggingNodeIsThatNodesAlertNotTheMa
   ASSERT_EQ(alerts.size(), 1u) << result.out;
   EXPECT_EQ(alerts[0]["rule"]["id"], "es.cluster.slow_publication");
   EXPECT_EQ(alerts[0]["foreshock"]["group"]["node"], "es-data-2");
+  EXPECT_EQ(alerts[0]["elasticsearch"]["node"]["name"], "es-data-2");
+  // The master that logged it is kept as the observer, in the alert and in its evidence.
+  EXPECT_EQ(alerts[0]["foreshock"]["observer"], "es-master-1");
+  EXPECT_EQ(alerts[0]["foreshock"]["evidence"][0]["observer"], "es-master-1");
   EXPECT_EQ(result.out.find("es.chain.master_overload"), std::string::npos);
+  const ProcessResult text = RunForeshock({"scan", "--output", "stdout:text"}, options);
+  EXPECT_NE(text.out.find("es.cluster.slow_publication [es-data-2, reported by es-master-1]"), std::string::npos)
+      << text.out;
+}
+
+// Every line that names the node it is about counts for that node, whoever logged it: a
+// transport response or request that timed out names the slow node, a Zen1 "master_left" the
+// master that was lost.
+TEST(ScanCommandTest, LinesNamingAnotherNodeAlertOnThatNode) {
+  const std::vector<std::pair<std::string, std::string>> lines = {
+      {"[2026-11-29T03:05:12,480][WARN ][o.e.t.TransportService   ] [es-master-1] Received response for a request "
+       "that has timed out, sent [12.2s/12207ms] ago, timed out [2.2s/2202ms] ago, action "
+       "[internal:coordination/fault_detection/follower_check], node [{es-data-2}{Qm7kqNBtTmOe9bX1w6rXyA}"
+       "{zT0bq5VRQpS0nJ0nFqNcrA}{10.0.0.12}{10.0.0.12:9300}{cdfhilmrstw}], id [884213]\n",
+       "es-data-2"},
+      {"[2026-11-29T03:05:12,480][WARN ][o.e.c.InternalClusterInfoService] [es-master-1] failed to retrieve stats "
+       "for node [Qm7kqNBtTmOe9bX1w6rXyA]\n"
+       "org.elasticsearch.transport.ReceiveTimeoutTransportException: [es-data-3][10.0.0.13:9300]"
+       "[cluster:monitor/nodes/stats[n]] request_id [771204] timed out after [15008ms]\n",
+       "es-data-3"},
+      {"[2018-07-03T11:45:48,548][INFO ][o.e.d.z.ZenDiscovery     ] [es-data-1] master_left "
+       "[{es-master-2}{igrwQ}{10.0.0.2}{10.0.0.2:9300}], reason [failed to ping, tried [3] times, each with  "
+       "maximum [30s] timeout]\n",
+       "es-master-2"},
+  };
+  for (const auto& [line, subject] : lines) {
+    ProcessOptions options;
+    options.stdin_data = line;
+    const ProcessResult result = RunForeshock({"scan"}, options);
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    const std::vector<json> alerts = Alerts(result);
+    ASSERT_EQ(alerts.size(), 1u) << line << result.out;
+    EXPECT_EQ(alerts[0]["elasticsearch"]["node"]["name"], subject) << line;
+    EXPECT_NE(alerts[0]["foreshock"]["observer"], subject) << line;
+  }
+}
+
+// One node lagging is that node's story; three at once point at the master or the network.
+TEST(ScanCommandTest, PublicationsWaitingOnManyNodesAtOnceAreAClusterAlert) {
+  auto lagging = [](const std::string& time, const std::string& node) {
+    return "[2026-11-29T03:" + time + ",402][WARN ][o.e.c.c.LagDetector      ] [es-master-1] node [{" + node +
+           "}{Qm1wT2hD}{10.20.1.12}{10.20.1.12:9300}{cdfhilmrstw}] is lagging at cluster state version [90210], "
+           "although publication of cluster state version [90211] completed [1.5m] ago\n";
+  };
+  ProcessOptions one;
+  one.stdin_data = lagging("01:10", "es-data-2") + lagging("02:10", "es-data-2") + lagging("03:10", "es-data-2");
+  const ProcessResult alone = RunForeshock({"scan"}, one);
+  ASSERT_EQ(alone.exit_code, 0) << alone.err;
+  ASSERT_EQ(Alerts(alone).size(), 1u) << alone.out;
+  EXPECT_EQ(Alerts(alone)[0]["rule"]["id"], "es.cluster.lagging_node");
+
+  ProcessOptions many;
+  many.stdin_data = lagging("01:10", "es-data-2") + lagging("02:10", "es-data-3") + lagging("03:10", "es-data-4");
+  const ProcessResult widely = RunForeshock({"scan"}, many);
+  ASSERT_EQ(widely.exit_code, 0) << widely.err;
+  std::multiset<std::string> rules;
+  for (const json& alert : Alerts(widely)) rules.insert(alert["rule"]["id"].get<std::string>());
+  EXPECT_EQ(rules.count("es.cluster.lagging_node"), 3u) << widely.out;
+  EXPECT_EQ(rules.count("es.cluster.lagging_widely"), 1u) << widely.out;
 }
 
 TEST(ScanCommandTest, EveryVerbHasHelpAndTheBinaryHasAVersion) {

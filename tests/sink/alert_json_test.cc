@@ -31,7 +31,8 @@ TEST(AlertJsonTest, WritesTheDocumentedSchemaWithSortedKeys) {
   alert.fields["breaker_limit"] = Capture{"breaker_limit", "17072495001/15.9gb", 17072495001.0};
   alert.fields["gc_spent"] = Capture{"gc_spent", "4.1s", 4.1};
   alert.fields["label"] = Capture{"label", "<http_request>", std::nullopt};
-  alert.evidence.push_back({t, "es.breaker.parent", "node-2.json:834", "Data too large", true});
+  alert.evidence.push_back({t, "es.breaker.parent", "node-2.json:834", "Data too large", "node-2", true});
+  alert.observer = "node-2";
   alert.lead_time = std::chrono::milliseconds(1130635);
   alert.runbook = "clear scrolls";
   EXPECT_EQ(AlertToJson(alert).dump(),
@@ -39,10 +40,10 @@ TEST(AlertJsonTest, WritesTheDocumentedSchemaWithSortedKeys) {
             R"("elasticsearch":{"cluster":{"name":"prod"},"node":{"name":"node-2"}},)"
             R"("event":{"action":"escalated","kind":"alert","severity":3},)"
             R"("foreshock":{"count":7,"evidence":[{"@timestamp":"2026-11-29T03:13:02.117Z",)"
-            R"("message":"Data too large","pattern":"es.breaker.parent","source":"node-2.json:834"}],)"
+            R"("message":"Data too large","observer":"node-2","pattern":"es.breaker.parent","source":"node-2.json:834"}],)"
             R"("fields":{"breaker_limit":17072495001,"gc_spent":4.1,"label":"<http_request>",)"
             R"("max_scroll_contexts":500},"fingerprint":"00ff","first_seen":"2026-11-29T02:54:02.117Z",)"
-            R"("group":{"node":"node-2"},"lead_time_s":1130.635,"runbook":"clear scrolls","stage":3,)"
+            R"("group":{"node":"node-2"},"lead_time_s":1130.635,"observer":"node-2","runbook":"clear scrolls","stage":3,)"
             R"("window":{"end":"2026-11-29T03:13:02.117Z","start":"2026-11-29T02:54:02.117Z"}},)"
             R"("log":{"level":"critical"},"message":"breaker on node-2",)"
             R"("rule":{"category":"search","id":"es.chain.scroll_leak","name":"Scroll-context leak"}})");
