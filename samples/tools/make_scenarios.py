@@ -10,6 +10,10 @@ expected-alerts.txt, the alerts a reviewer checked by hand).
   rejection-storm   ES 6 plain: es-data-1's search pool rejects a burst of queries
   mapping-explosion ES 7 JSON: a producer keeps inventing field names in index events-2026.11.29
   quiet-day         ECS + plain: a normal day full of near misses; nothing at warning or above
+  lagging-node      ES 8 ECS (byte for byte as ES 8 writes it): es-data-2 falls into a GC storm;
+                    the master es-master-1 waits for it, times out its follower checks, reports
+                    it lagging and removes it. Every one of the master's lines is es-data-2's
+                    story; nothing is raised against the master
 
 Deterministic. Run from the repository root: python3 samples/tools/make_scenarios.py
 """
@@ -184,12 +188,73 @@ def quiet_day():
     write("quiet-day", "es-2.log", n2)
 
 
+NODE_IDS = {"es-master-1": ("mAsTeR1kQ2uJd3Zx8sWq0A", "10.0.0.1", "m"),
+            "es-data-1": ("dAtA1hR7TnWfKq9pZ3LmVg", "10.0.0.11", "cdfhilrstw"),
+            "es-data-2": ("dAtA2vB4XcYsLe6uQ1NjTw", "10.0.0.12", "cdfhilrstw")}
+
+
+def descriptor(node):
+    """A DiscoveryNode as ES 8 prints it: {name}{id}{ephemeral id}{host}{address}{roles}."""
+    node_id, ip, roles = NODE_IDS[node]
+    return "{%s}{%s}{%s}{%s}{%s:9300}{%s}" % (node, node_id, node_id[::-1], ip, ip, roles)
+
+
+def ecs8(thread):
+    """ES 8's ECS layout, byte for byte: its key order and its spacing after the level."""
+    def line(t, level, logger, node, message):
+        return ('{"@timestamp":"%s", "log.level": "%s", "message":%s, "ecs.version": "1.2.0",'
+                '"service.name":"ES_ECS","event.dataset":"elasticsearch.server",'
+                '"process.thread.name":"elasticsearch[%s][%s][T#1]","log.logger":"%s",'
+                '"elasticsearch.cluster.uuid":"pRoDcLuStEr0uUiD8x2Lw","elasticsearch.node.id":"%s",'
+                '"elasticsearch.node.name":"%s","elasticsearch.cluster.name":"prod"}') % (
+            t.strftime("%Y-%m-%dT%H:%M:%S.") + "%03dZ" % (t.microsecond // 1000), level,
+            json.dumps(message, ensure_ascii=False), node, thread, logger, NODE_IDS[node][0], node)
+    return line
+
+
+def lagging_node():
+    rng.seed(32)
+    start, end = DAY.replace(hour=10), DAY.replace(hour=11)
+    m1 = background("es-master-1", start, end, ecs8("clusterApplierService#updateTask"))
+    d1 = background("es-data-1", start, end, ecs8("clusterApplierService#updateTask"))
+    d2 = background("es-data-2", start, end - dt.timedelta(minutes=35), ecs8("clusterApplierService#updateTask"))
+    gc = "org.elasticsearch.monitor.jvm.JvmGcMonitorService"
+    for i, (minute, second, spent) in enumerate([(21, 4, 5.8), (21, 48, 6.4), (22, 31, 7.9), (23, 15, 8.8)]):
+        t = DAY.replace(hour=10, minute=minute, second=second, microsecond=311000 + i * 1000)
+        d2.append((t, ecs8("scheduler")(t, "WARN", gc, "es-data-2",
+                                         "[gc][%d] overhead, spent [%.1fs] collecting in the last [%.1fs]" % (71204 + i * 41, spent, spent + 0.4))))
+    master = ecs8("masterService#updateTask")
+    t = DAY.replace(hour=10, minute=22, second=5, microsecond=118000)
+    m1.append((t, master(t, "INFO", "org.elasticsearch.cluster.coordination.Coordinator.CoordinatorPublication", "es-master-1",
+                         "after [10s] publication of cluster state version [88412] is still waiting for %s [SENT_APPLY_COMMIT]" % descriptor("es-data-2"))))
+    t = DAY.replace(hour=10, minute=22, second=44, microsecond=902000)
+    m1.append((t, ecs8("transport_worker")(t, "WARN", "org.elasticsearch.transport.TransportService", "es-master-1",
+                                           "Received response for a request that has timed out, sent [12.2s/12207ms] ago, timed out [2.2s/2202ms] ago, action [internal:coordination/fault_detection/follower_check], node [%s], id [884213]" % descriptor("es-data-2"))))
+    t = DAY.replace(hour=10, minute=23, second=35, microsecond=640000)
+    m1.append((t, ecs8("generic")(t, "WARN", "org.elasticsearch.cluster.coordination.LagDetector", "es-master-1",
+                                  "node [%s] is lagging at cluster state version [88411], although publication of cluster state version [88412] completed [1.5m] ago" % descriptor("es-data-2"))))
+    t = DAY.replace(hour=10, minute=23, second=35, microsecond=702000)
+    m1.append((t, master(t, "INFO", "org.elasticsearch.cluster.coordination.NodeLeftExecutor", "es-master-1",
+                         "node-left: [%s] with reason [lagging]" % descriptor("es-data-2"))))
+    t = DAY.replace(hour=10, minute=23, second=35, microsecond=911000)
+    for node, log in (("es-master-1", m1), ("es-data-1", d1)):
+        log.append((t, ecs8("clusterApplierService#updateTask")(t, "INFO", "org.elasticsearch.cluster.service.ClusterApplierService", node,
+                                                                  "removed {%s}, term: 12, version: 88413, reason: ApplyCommitRequest{term=12, version=88413, sourceNode=%s}" % (descriptor("es-data-2"), descriptor("es-master-1")))))
+    t = DAY.replace(hour=10, minute=23, second=36, microsecond=40000)
+    m1.append((t, master(t, "INFO", "org.elasticsearch.cluster.routing.allocation.AllocationService", "es-master-1",
+                         "Cluster health status changed from [GREEN] to [YELLOW] (reason: [%s reason: lagging])." % descriptor("es-data-2"))))
+    write("lagging-node", "es-master-1.json", m1)
+    write("lagging-node", "es-data-1.json", d1)
+    write("lagging-node", "es-data-2.json", d2)
+
+
 def main():
     disk_fill()
     master_loss()
     rejection_storm()
     mapping_explosion()
     quiet_day()
+    lagging_node()
     for name in sorted(os.listdir(OUT)):
         print(name, sorted(os.listdir(os.path.join(OUT, name))))
 

@@ -241,6 +241,41 @@ TEST_F(ReplayTest, TheSummaryFilesEachHitUnderTheNodeItIsAbout) {
   EXPECT_NE(replay.err.find("es-master-1\n  no precursor at warning or above\n"), std::string::npos) << replay.err;
 }
 
+// The master logs every line of a lagging node's removal, and a follower logs the master's
+// loss: in the summary and the report each is the story of the node it names, and the node
+// that logged it has no precursor of its own.
+TEST_F(ReplayTest, TheMastersLinesAboutALaggingNodeAndTheFollowersAboutALostMasterAreTheirSubjects) {
+  const std::string samples = testing::kSamplesDir;
+  const std::string report = dir_.path() + "/lagging.html";
+  const auto lagging = RunForeshock({"replay", "--report", report, samples + "/scenarios/lagging-node"});
+  ASSERT_EQ(lagging.exit_code, 0) << lagging.err;
+  EXPECT_NE(lagging.err.find("es-master-1\n  no precursor at warning or above\n  no alert\n"), std::string::npos)
+      << lagging.err;
+  EXPECT_NE(lagging.err.find("es-data-2\n  first precursor  2026-11-29T10:21:04.311Z  es.jvm.gc_overhead"),
+            std::string::npos)
+      << lagging.err;
+  EXPECT_NE(lagging.err.find("escalated critical es.chain.gc_storm stage 3  OUTAGE MARKER, lead time 2m31s"),
+            std::string::npos)
+      << lagging.err;
+  const std::string html = ReadFile(report);
+  EXPECT_EQ(html.find("<td>es-master-1</td>"), std::string::npos) << "no alert row names the master";
+  EXPECT_NE(html.find("<td>es-data-2</td>"), std::string::npos);
+  EXPECT_NE(html.find("es-master-1.json:38 (logged by es-master-1) [es.cluster.lagging_node]"), std::string::npos);
+
+  const auto master_loss = RunForeshock({"replay", samples + "/scenarios/master-loss"});
+  ASSERT_EQ(master_loss.exit_code, 0) << master_loss.err;
+  for (const char* quiet : {"es-data-2\n  no precursor at warning or above\n  no alert\n",
+                            "es-master-2\n  no precursor at warning or above\n  no alert\n"}) {
+    EXPECT_NE(master_loss.err.find(quiet), std::string::npos) << quiet << master_loss.err;
+  }
+  EXPECT_NE(master_loss.err.find("es-master-1\n  first precursor  2026-11-29T09:41:05.220Z  es.jvm.gc_overhead"),
+            std::string::npos)
+      << master_loss.err;
+  EXPECT_NE(master_loss.err.find("escalated critical es.chain.gc_storm stage 3  OUTAGE MARKER, lead time 3m27s"),
+            std::string::npos)
+      << master_loss.err;
+}
+
 TEST_F(ReplayTest, TheHtmlReportIsSelfContainedEscapedAndDrawsInChromium) {
   // A precursor line carrying markup: it must reach the page as text.
   const std::string hostile = dir_.path() + "/archive/order-events-node-4.json";
