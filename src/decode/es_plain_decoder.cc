@@ -117,6 +117,20 @@ bool EsPlainDecoder::DecodeHeader(std::string_view text, const DecodeOptions& op
   return true;
 }
 
+namespace {
+
+// The dataset ES's JSON layouts name, from the logger a plain log names: its slow logs and
+// deprecation log are separate files with their own loggers; everything else is the server log.
+std::string_view DatasetOfLogger(std::string_view logger) {
+  if (logger.starts_with("index.search.slowlog")) return "elasticsearch.index_search_slowlog";
+  if (logger.starts_with("index.indexing.slowlog")) return "elasticsearch.index_indexing_slowlog";
+  // ES 6 abbreviates its deprecation loggers to "o.e.d.…", as it does discovery's: unknown.
+  if (logger.find("deprecation") != std::string_view::npos) return "elasticsearch.deprecation";
+  return "elasticsearch.server";
+}
+
+}  // namespace
+
 Decoder::Outcome EsPlainDecoder::Decode(std::string_view text, const DecodeOptions& options,
                                         LogRecord* record, std::string* why) const {
   Header header;
@@ -126,6 +140,7 @@ Decoder::Outcome EsPlainDecoder::Decode(std::string_view text, const DecodeOptio
   record->has_time = true;
   record->level = ParseLevel(Trim(header.level));
   record->logger.assign(Trim(header.logger));
+  record->dataset.assign(DatasetOfLogger(record->logger));
   record->node.assign(header.node);
   record->text.assign(header.message);
   record->message_length = record->text.size();

@@ -43,11 +43,35 @@ std::optional<Level> LevelOf(std::string_view text) {
   return std::nullopt;
 }
 
+// JDK 8's "-XX:+PrintGCDateStamps -XX:+PrintGCTimeStamps" line: "<time>: <uptime>: message".
+Decoder::Outcome DecodeJdk8(std::string_view text, const DecodeOptions& options, LogRecord* record) {
+  const auto stamp = ParseTimestamp(text, *options.zone);
+  if (!stamp || text.substr(stamp->length, 2) != ": ") return Decoder::Outcome::kNotMine;
+  const size_t uptime_end = text.find(": ", stamp->length + 2);
+  if (uptime_end == std::string_view::npos) return Decoder::Outcome::kNotMine;
+  const std::string_view uptime = text.substr(stamp->length + 2, uptime_end - stamp->length - 2);
+  const size_t dot = uptime.find('.');
+  if (dot == std::string_view::npos || !AllDigits(uptime.substr(0, dot)) || !AllDigits(uptime.substr(dot + 1))) {
+    return Decoder::Outcome::kNotMine;
+  }
+  const std::string_view message = text.substr(uptime_end + 2);
+  record->time = stamp->time;
+  record->has_time = true;
+  record->level = Level::kInfo;
+  record->logger = "gc";
+  record->dataset = "jvm.gc";
+  record->text.assign(message);
+  record->message_length = message.size();
+  return Decoder::Outcome::kDecoded;
+}
+
 }  // namespace
 
 Decoder::Outcome JvmGcDecoder::Decode(std::string_view text, const DecodeOptions& options, LogRecord* record,
                                       std::string* /*why*/) const {
-  if (text.empty() || text[0] != '[' || text.find('\n') != std::string_view::npos) return Outcome::kNotMine;
+  if (text.find('\n') != std::string_view::npos) return Outcome::kNotMine;
+  if (!text.empty() && text[0] >= '0' && text[0] <= '9') return DecodeJdk8(text, options, record);
+  if (text.empty() || text[0] != '[') return Outcome::kNotMine;
   size_t at = 0;
   bool first = true;
   bool timed = false;  // a time or an uptime comes first

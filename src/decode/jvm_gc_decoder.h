@@ -8,7 +8,9 @@
 // mark the format. Every decoration must be one of these, so Elasticsearch's own plain lines
 // ("[time][WARN ][o.e.x.Y] [node] ...") are never taken for it. The record's logger is the
 // tags ("gc,heap"), its dataset "jvm.gc"; the line names no node, so the reader's default
-// (the file's folder for gc.log, or --node) applies.
+// (the file's folder for gc.log, or --node) applies. JDK 8's GC log (Elasticsearch 6 and
+// older on Java 8) is read too: "2018-03-03T19:37:06.157+0500: 14597.826: [GC (CMS Initial
+// Mark) ...]", its time, then its uptime in seconds, then the message; logger "gc".
 
 #include "decode/decoder.h"
 

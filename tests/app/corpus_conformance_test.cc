@@ -1,15 +1,19 @@
-// Every real ES/OpenSearch log in the shared corpus decodes, and where Filebeat's own
-// elasticsearch module published the records it expects, foreshock reads the same time,
-// level, logger, node and message, record for record. Skips cleanly without the corpus.
+// Every real ES/OpenSearch log in the shared corpus (the JDK 8 GC log included) decodes, and
+// where Filebeat's own elasticsearch module published the records it expects, foreshock
+// reads the same time, level, logger, node, cluster, dataset, line, message and exception,
+// and captures the same values, record for record. Skips cleanly without the corpus.
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <algorithm>
 #include <fstream>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "app/record_reader.h"
 #include "input/fd_source.h"
+#include "testing/subprocess.h"
 #include "testing/test_paths.h"
 
 namespace foreshock {
@@ -54,9 +58,7 @@ TEST(CorpusConformanceTest, StructuredLogsDecodeWithTimeLevelAndNode) {
   if (!fs::is_directory(Corpus())) GTEST_SKIP() << "no shared corpus at " << Corpus();
   int files = 0;
   for (const fs::path& path : CorpusLogs()) {
-    if (path.parent_path().filename() == "github-issues" || path.filename() == "jdk8-gc-beats.log") {
-      continue;  // snippets pasted into tickets and JVM GC logs are checked below
-    }
+    if (path.parent_path().filename() == "github-issues") continue;  // checked below
     ++files;
     InputStats stats;
     const auto records = ReadAll(path, &stats);
@@ -114,6 +116,22 @@ bool MessagesAgree(const std::string& expected, const LogRecord& ours) {
   return have.ends_with(want) || want.ends_with(have);
 }
 
+// The same agreement on what match --show printed: its message, and for a record Filebeat
+// kept whole, the message and the exception lines, which --show cuts at 2,000 bytes.
+bool TextsAgree(std::string want, const nlohmann::json& ours) {
+  while (!want.empty() && (want.back() == '\n' || want.back() == ' ')) want.pop_back();
+  if (want.starts_with("[") && want.size() > 24 && want[24] == ']') {
+    const size_t node_end = want.find("] ", want.find("] [", 25) + 3);
+    if (node_end != std::string::npos) want = want.substr(node_end + 2);
+  }
+  std::string have = ours["message"];
+  if (want.find('\n') == std::string::npos) return have.ends_with(want) || want.ends_with(have);
+  const std::string exception = ours["exception"];
+  have += "\n" + exception;
+  if (exception.size() == 2000) return want.starts_with(have);
+  return have.ends_with(want) || want.ends_with(have);
+}
+
 TEST(CorpusConformanceTest, AgreesWithFilebeatExpectedOutputRecordForRecord) {
   if (!fs::is_directory(Corpus())) GTEST_SKIP() << "no shared corpus at " << Corpus();
   for (const char* name : {"es5-6-plain-beats-server-multiline.log", "es6-plain-beats-slowlog.log",
@@ -134,6 +152,71 @@ TEST(CorpusConformanceTest, AgreesWithFilebeatExpectedOutputRecordForRecord) {
       EXPECT_EQ(ours.node, node.empty() ? "file-node" : node) << where;
       EXPECT_TRUE(MessagesAgree(want["message"], ours))
           << where << "\n expected: " << want["message"] << "\n ours: " << ours.text;
+    }
+  }
+}
+
+// The 1-based line that byte `offset` of `path` is on.
+uint64_t LineAt(const fs::path& path, uint64_t offset) {
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes(offset, '\0');
+  in.read(bytes.data(), static_cast<std::streamsize>(offset));
+  return 1 + static_cast<uint64_t>(std::count(bytes.begin(), bytes.end(), '\n'));
+}
+
+// What `foreshock match --show --json` says it understood of each record (the built binary,
+// as a user sees it), field by field against what Filebeat's elasticsearch module published:
+// time, level, logger, node, cluster, dataset, line, message and exception, and the values
+// the matching patterns captured where Filebeat parses the same (GC overhead, slow-log took).
+TEST(CorpusConformanceTest, MatchShowAgreesWithFilebeatOnEveryDecodedField) {
+  if (!fs::is_directory(Corpus())) GTEST_SKIP() << "no shared corpus at " << Corpus();
+  for (const char* name : {"es5-6-plain-beats-server-multiline.log", "es6-plain-beats-slowlog.log",
+                           "es8-ecs-beats-server.json"}) {
+    std::ifstream in(Corpus() / (std::string(name) + "-expected.json"));
+    const nlohmann::json expected = nlohmann::json::parse(in);
+    const fs::path path = Corpus() / name;
+    const testing::ProcessResult shown =
+        testing::RunForeshock({"match", "--show", "--json", "--node", "file-node", path.string()});
+    ASSERT_EQ(shown.exit_code, 0) << shown.err;
+    std::vector<nlohmann::json> records;
+    std::istringstream lines(shown.out);
+    for (std::string line; std::getline(lines, line);) records.push_back(nlohmann::json::parse(line));
+    ASSERT_EQ(records.size(), expected.size()) << name;
+    for (size_t i = 0; i < records.size(); ++i) {
+      const nlohmann::json& ours = records[i];
+      const nlohmann::json& want = expected[i];
+      const std::string where = std::string(name) + " record " + std::to_string(i);
+      EXPECT_EQ(ours["format"], path.extension() == ".json" ? "ecs" : "es-plain") << where;
+      EXPECT_EQ(ours["envelope"], "") << where;
+      EXPECT_EQ(ours["@timestamp"], want["@timestamp"]) << where;
+      EXPECT_FALSE(ours["time_inherited"].get<bool>()) << where;
+      EXPECT_EQ(ParseLevel(ours["level"].get<std::string>()), ParseLevel(want["log.level"].get<std::string>())) << where;
+      EXPECT_EQ(ours["logger"], ExpectedLogger(want)) << where;
+      const std::string node = want.value("elasticsearch.node.name", "");
+      EXPECT_EQ(ours["node"], node.empty() ? "file-node" : node) << where;
+      EXPECT_EQ(ours["cluster"], want.value("elasticsearch.cluster.name", "")) << where;
+      // Filebeat names the file (server, slowlog); ES's JSON names the log (server,
+      // index_search_slowlog): the same log either way.
+      const std::string dataset = ours["dataset"];
+      const std::string their_dataset = want["event.dataset"];
+      EXPECT_EQ(dataset.find("slowlog") != std::string::npos, their_dataset.ends_with("slowlog")) << where;
+      EXPECT_EQ(dataset == "elasticsearch.server", their_dataset == "elasticsearch.server") << where;
+      EXPECT_EQ(ours["line"].get<uint64_t>(), LineAt(path, want["log.offset"].get<uint64_t>())) << where;
+      // Message and exception together are the record Filebeat kept, less the header it moved
+      // into fields.
+      EXPECT_TRUE(TextsAgree(want["message"], ours)) << where << "\n theirs: " << want["message"] << "\n ours: " << ours;
+      // The values both parse: each one Filebeat parsed, a pattern captured too.
+      for (const auto& [field, capture] : {std::pair{"elasticsearch.server.gc.overhead_seq", "gc_seq"},
+                                           std::pair{"elasticsearch.slowlog.took", "took"}}) {
+        if (!want.contains(field)) continue;
+        int captured = 0;
+        for (const nlohmann::json& hit : ours["hits"]) {
+          if (!hit["captures"].contains(capture)) continue;
+          EXPECT_EQ(hit["captures"][capture], want[field]) << where;
+          ++captured;
+        }
+        EXPECT_GT(captured, 0) << where << ": no pattern captured " << capture;
+      }
     }
   }
 }

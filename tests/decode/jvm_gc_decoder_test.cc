@@ -45,6 +45,35 @@ TEST(JvmGcDecoderTest, ReadsTheDecorationsElasticsearchConfigures) {
   EXPECT_FALSE(record.has_time) << "an uptime is no time of day: the reader takes the previous record's";
 }
 
+// Java 8's GC log (ES 6 and older): -XX:+PrintGCDateStamps -XX:+PrintGCTimeStamps.
+TEST(JvmGcDecoderTest, ReadsJava8GcLogLines) {
+  const JvmGcDecoder decoder;
+  LogRecord record;
+  ASSERT_EQ(Decode(decoder,
+                   "2018-03-03T19:37:06.157+0500: 14597.826: [GC (CMS Initial Mark) [1 CMS-initial-mark: "
+                   "131804K(174784K)] 142444K(253440K), 0.0021716 secs] [Times: user=0.01 sys=0.00, real=0.00 secs]",
+                   &record),
+            Decoder::Outcome::kDecoded);
+  EXPECT_EQ(FormatTimestamp(record.time), "2018-03-03T14:37:06.157Z");
+  EXPECT_EQ(record.level, Level::kInfo);
+  EXPECT_EQ(record.logger, "gc");
+  EXPECT_EQ(record.dataset, "jvm.gc");
+  EXPECT_EQ(record.message().substr(0, 27), "[GC (CMS Initial Mark) [1 C");
+  ASSERT_EQ(Decode(decoder,
+                   "2018-06-11T01:53:11.382+0000: 1396138.752: Total time for which application threads were "
+                   "stopped: 0.0083760 seconds, Stopping threads took: 0.0000702 seconds",
+                   &record),
+            Decoder::Outcome::kDecoded);
+  EXPECT_EQ(record.message().substr(0, 21), "Total time for which ");
+  for (const char* line : {
+           "2026-11-29T02:00:01.500391027Z {\"log\":\"kubectl --timestamps\"}",
+           "2026-11-29T02:00:01+0000 es-host elasticsearch[812]: journald short-iso",
+           "2018-06-11T01:53:11.382+0000: no uptime: here",
+       }) {
+    EXPECT_EQ(Decode(decoder, line, &record), Decoder::Outcome::kNotMine) << line;
+  }
+}
+
 TEST(JvmGcDecoderTest, ElasticsearchPlainLinesAndOtherBracketsAreNotGcLog) {
   const JvmGcDecoder decoder;
   LogRecord record;
