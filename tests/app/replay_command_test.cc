@@ -262,8 +262,23 @@ TEST_F(ReplayTest, TheMastersLinesAboutALaggingNodeAndTheFollowersAboutALostMast
   EXPECT_NE(html.find("<td>es-data-2</td>"), std::string::npos);
   EXPECT_NE(html.find("es-master-1.json:38 (logged by es-master-1) [es.cluster.lagging_node]"), std::string::npos);
 
-  const auto master_loss = RunForeshock({"replay", samples + "/scenarios/master-loss"});
+  const std::string master_loss_report = dir_.path() + "/master-loss.html";
+  const auto master_loss = RunForeshock({"replay", "--report", master_loss_report, samples + "/scenarios/master-loss"});
   ASSERT_EQ(master_loss.exit_code, 0) << master_loss.err;
+  const std::string master_loss_html = ReadFile(master_loss_report);
+  EXPECT_NE(master_loss_html.find("<td>es-master-1</td>"), std::string::npos);
+  EXPECT_EQ(master_loss_html.find("<td>es-master-2</td>"), std::string::npos) << "the new master raised nothing";
+  EXPECT_EQ(master_loss_html.find("<td>es-data-2</td>"), std::string::npos) << "nor did the follower";
+  EXPECT_NE(master_loss_html.find("(logged by es-master-2) [es.cluster.node_left]"), std::string::npos);
+  EXPECT_NE(master_loss_html.find("(logged by es-data-2) [es.cluster.master_failed]"), std::string::npos);
+
+  const std::string disk_fill_report = dir_.path() + "/disk-fill.html";
+  const auto disk_fill = RunForeshock({"replay", "--report", disk_fill_report, samples + "/scenarios/disk-fill"});
+  ASSERT_EQ(disk_fill.exit_code, 0) << disk_fill.err;
+  const std::string disk_fill_html = ReadFile(disk_fill_report);
+  EXPECT_EQ(disk_fill_html.find("<td>es-master-1</td>"), std::string::npos) << "the master only reported es-data-3";
+  EXPECT_NE(disk_fill_html.find("<td>es-data-3</td>"), std::string::npos);
+  EXPECT_NE(disk_fill_html.find("(logged by es-master-1) [es.disk.low_watermark]"), std::string::npos);
   for (const char* quiet : {"es-data-2\n  no precursor at warning or above\n  no alert\n",
                             "es-master-2\n  no precursor at warning or above\n  no alert\n"}) {
     EXPECT_NE(master_loss.err.find(quiet), std::string::npos) << quiet << master_loss.err;
