@@ -125,7 +125,8 @@ Alert MakeAlert(const Rule& rule, const GroupState& state, Alert::Action action,
   alert.rule = &rule;
   alert.severity = step.severity;
   alert.stage = std::max(state.stage, 1);
-  alert.node = state.node;
+  // A rule counting distinct nodes is about all of them, not the first one it met.
+  if (rule.kind != Rule::Kind::kDistinct || rule.distinct_field != "node") alert.node = state.node;
   alert.cluster = state.cluster;
   alert.fingerprint = state.fingerprint;
   alert.count = state.count;

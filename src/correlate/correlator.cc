@@ -359,7 +359,7 @@ void Correlator::Resolve(StateList::iterator state, TimePoint time, const std::s
   Alert alert = MakeAlert(rule, *state, Alert::Action::kResolved, time);
   alert.observer = observer;
   alert.severity = Severity::kInfo;
-  alert.message = "Resolved: " + rule.name + (state->node.empty() ? "" : " on " + state->node) + ": " + why + ".";
+  alert.message = "Resolved: " + rule.name + (alert.node.empty() ? "" : " on " + alert.node) + ": " + why + ".";
   alerts->push_back(std::move(alert));
   ++stats_.alerts;
   Forget(state);

@@ -315,6 +315,12 @@ TEST(ScanCommandTest, PublicationsWaitingOnManyNodesAtOnceAreAClusterAlert) {
   for (const json& alert : Alerts(widely)) rules.insert(alert["rule"]["id"].get<std::string>());
   EXPECT_EQ(rules.count("es.cluster.lagging_node"), 3u) << widely.out;
   EXPECT_EQ(rules.count("es.cluster.lagging_widely"), 1u) << widely.out;
+  for (const json& alert : Alerts(widely)) {
+    if (alert["rule"]["id"] != "es.cluster.lagging_widely") continue;
+    // About three nodes: it names none of them, and says who reported them.
+    EXPECT_FALSE(alert.contains("elasticsearch") && alert["elasticsearch"].contains("node")) << alert.dump();
+    EXPECT_EQ(alert["foreshock"]["observer"], "es-master-1");
+  }
 }
 
 TEST(ScanCommandTest, EveryVerbHasHelpAndTheBinaryHasAVersion) {
