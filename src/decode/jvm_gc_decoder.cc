@@ -12,14 +12,16 @@ bool AllDigits(std::string_view text) {
   return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
+// "12", "12.345": digits, with a fraction or without.
+bool IsDecimal(std::string_view text) {
+  const size_t dot = text.find('.');
+  return AllDigits(text.substr(0, dot)) && (dot == std::string_view::npos || AllDigits(text.substr(dot + 1)));
+}
+
 // "12.345s", "12345ms", "123456789ns": how long the JVM has run.
 bool IsUptime(std::string_view text) {
   for (std::string_view unit : {"ns", "ms", "s"}) {
-    if (!text.ends_with(unit)) continue;
-    const std::string_view number = text.substr(0, text.size() - unit.size());
-    const size_t dot = number.find('.');
-    return AllDigits(number.substr(0, dot)) &&
-           (dot == std::string_view::npos || AllDigits(number.substr(dot + 1)));
+    if (text.ends_with(unit)) return IsDecimal(text.substr(0, text.size() - unit.size()));
   }
   return false;
 }
@@ -50,10 +52,7 @@ Decoder::Outcome DecodeJdk8(std::string_view text, const DecodeOptions& options,
   const size_t uptime_end = text.find(": ", stamp->length + 2);
   if (uptime_end == std::string_view::npos) return Decoder::Outcome::kNotMine;
   const std::string_view uptime = text.substr(stamp->length + 2, uptime_end - stamp->length - 2);
-  const size_t dot = uptime.find('.');
-  if (dot == std::string_view::npos || !AllDigits(uptime.substr(0, dot)) || !AllDigits(uptime.substr(dot + 1))) {
-    return Decoder::Outcome::kNotMine;
-  }
+  if (uptime.find('.') == std::string_view::npos || !IsDecimal(uptime)) return Decoder::Outcome::kNotMine;
   const std::string_view message = text.substr(uptime_end + 2);
   record->time = stamp->time;
   record->has_time = true;
