@@ -1,6 +1,7 @@
 // `foreshock catalog list|lint|test|explain|export`: the tooling SREs use to read, check and
 // extend the precursor catalog.
 
+#include <filesystem>
 #include <iostream>
 #include <regex>
 
@@ -88,10 +89,11 @@ int Explain(const Catalog& catalog, const std::string& id) {
   return UsageError("no pattern or rule with id '" + id + "' (see 'foreshock catalog list')");
 }
 
-int Test(const Catalog& catalog) {
+// `only_under`: the paths given to `catalog test`, whose patterns' examples are tried.
+int Test(const Catalog& catalog, const std::vector<std::string>& only_under) {
   auto matcher = Matcher::Create(catalog, MatcherOptions{});
   if (!matcher.ok()) return UsageError(matcher.status().message());
-  const ExampleReport report = RunCatalogExamples(catalog, **matcher);
+  const ExampleReport report = RunCatalogExamples(catalog, **matcher, only_under);
   for (const ExampleFailure& failure : report.failures) {
     std::cout << FileOf(failure.where) << ": FAIL " << failure.pattern_id << ": " << failure.reason
               << "\n    " << failure.line << "\n";
@@ -126,6 +128,19 @@ int Export(const Catalog& catalog, bool ere) {
   return kExitOk;
 }
 
+// Whether every path lies in the built-in catalog's folder: checking the built-in files
+// themselves, which the built-in layer would otherwise load a second time under them.
+bool AllBuiltin(const std::vector<std::string>& paths) {
+  const auto builtin = FindBuiltinCatalog();
+  if (!builtin) return false;
+  for (const std::string& path : paths) {
+    std::error_code error;
+    const std::string canonical = std::filesystem::weakly_canonical(path, error).string();
+    if (error || (canonical != *builtin && !canonical.starts_with(*builtin + "/"))) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 int RunCatalog(const Args& args) {
@@ -144,11 +159,14 @@ int RunCatalog(const Args& args) {
   if (verb != "list" && verb != "lint" && verb != "test" && verb != "explain" && verb != "export") {
     return UsageError("unknown catalog action '" + verb + "' (list, lint, test, explain, export)");
   }
-  // lint and test take the catalog paths to check as arguments; alone, they check the
-  // built-in catalog plus any --catalog.
+  // lint and test take the catalog paths to check as arguments, checked as `scan --catalog`
+  // would load them: on top of the built-in catalog (unless --no-builtin-catalog, or the
+  // paths are the built-in files themselves), so a file may use and override built-in
+  // entries. test tries only those paths' examples. Alone, they check the built-in catalog
+  // plus any --catalog.
   if ((verb == "lint" || verb == "test") && !rest.empty()) {
     common.catalogs.insert(common.catalogs.end(), rest.begin(), rest.end());
-    common.no_builtin_catalog = true;
+    if (AllBuiltin(rest)) common.no_builtin_catalog = true;
   }
   if (verb == "explain" && rest.size() != 1) return UsageError("usage: foreshock catalog explain ID");
 
@@ -166,7 +184,7 @@ int RunCatalog(const Args& args) {
   }
   if (verb == "list") return List(*catalog);
   if (verb == "export") return Export(*catalog, ere);
-  if (verb == "test") return Test(*catalog);
+  if (verb == "test") return Test(*catalog, rest);
   return Explain(*catalog, rest[0]);
 }
 

@@ -24,14 +24,25 @@ const PatternHit* FindHit(const std::vector<PatternHit>& hits, int pattern) {
   return nullptr;
 }
 
+// Whether `file` is one of `paths` or inside one of them (as the loader names the files of a
+// folder: the folder as given, then the file's name).
+bool DefinedUnder(const std::string& file, const std::vector<std::string>& paths) {
+  for (const std::string& path : paths) {
+    if (file == path || file.starts_with(path.ends_with("/") ? path : path + "/")) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
-ExampleReport RunCatalogExamples(const Catalog& catalog, const Matcher& matcher) {
+ExampleReport RunCatalogExamples(const Catalog& catalog, const Matcher& matcher,
+                                 const std::vector<std::string>& only_under) {
   ExampleReport report;
   auto decoders = DecoderSet::Create("auto");
   std::vector<PatternHit> hits;
   for (size_t p = 0; p < catalog.patterns().size(); ++p) {
     const Pattern& pattern = catalog.patterns()[p];
+    if (!only_under.empty() && !DefinedUnder(pattern.where.file, only_under)) continue;
     const int index = static_cast<int>(p);
     for (const PatternExample& example : pattern.examples) {
       ++report.examples;

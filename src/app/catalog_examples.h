@@ -25,6 +25,9 @@ struct ExampleReport {
   std::vector<ExampleFailure> failures;
 };
 
-ExampleReport RunCatalogExamples(const Catalog& catalog, const Matcher& matcher);
+// `only_under`: when not empty, only the patterns defined in these files or folders are tried
+// (the rest of the catalog still matches, so a line another pattern also hits is no failure).
+ExampleReport RunCatalogExamples(const Catalog& catalog, const Matcher& matcher,
+                                 const std::vector<std::string>& only_under = {});
 
 }  // namespace foreshock::app

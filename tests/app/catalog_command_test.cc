@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "testing/subprocess.h"
 #include "testing/temp_dir.h"
 
@@ -69,6 +71,43 @@ TEST(CatalogCommandTest, TestFailsOnAnExampleThatDoesNotBehave) {
       << result.out;
   EXPECT_NE(result.out.find("FAIL t.limit: matched a no_match line"), std::string::npos);
   EXPECT_NE(result.out.find("0 passed, 2 failed"), std::string::npos);
+}
+
+// A user's file is checked as scan --catalog loads it: on top of the built-in catalog, so it
+// may use and override built-in entries; test tries that file's examples only.
+TEST(CatalogCommandTest, AUsersFileIsCheckedAgainstTheBuiltInCatalog) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.path() + "/mine");
+  dir.Write("mine/breakers.yaml",
+            "patterns:\n"
+            "  - id: my.fielddata_evictions\n"
+            "    title: Fielddata evicted\n"
+            "    category: memory\n"
+            "    severity: warning\n"
+            "    regex: 'fielddata evicted \\[(?P<evictions>\\d+)\\]'\n"
+            "    examples: {match: ['fielddata evicted [12]'], no_match: ['fielddata loaded']}\n"
+            "rules:\n"
+            "  - id: my.breaker_storm\n"
+            "    name: Breaker storm\n"
+            "    category: memory\n"
+            "    kind: threshold\n"
+            "    patterns: [es.breaker.parent, my.fielddata_evictions]\n"
+            "    count: 3\n"
+            "    window: 5m\n"
+            "    group_by: [node]\n"
+            "    severity: critical\n"
+            "    message: '{node} breaker storm'\n");
+  const std::string folder = dir.path() + "/mine";
+  const ProcessResult lint = RunForeshock({"catalog", "lint", folder});
+  EXPECT_EQ(lint.exit_code, 0) << lint.err;
+  EXPECT_NE(lint.out.find("no errors"), std::string::npos) << lint.out;
+  const ProcessResult test = RunForeshock({"catalog", "test", folder});
+  EXPECT_EQ(test.exit_code, 0) << test.out << test.err;
+  EXPECT_NE(test.out.find(": 2 passed, 0 failed"), std::string::npos) << test.out;
+  // Alone, the file names a pattern it does not have.
+  const ProcessResult alone = RunForeshock({"catalog", "lint", "--no-builtin-catalog", folder});
+  EXPECT_EQ(alone.exit_code, 2);
+  EXPECT_NE(alone.err.find("names unknown pattern 'es.breaker.parent'"), std::string::npos) << alone.err;
 }
 
 TEST(CatalogCommandTest, ShippedCatalogPassesItsOwnTests) {
