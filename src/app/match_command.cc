@@ -15,6 +15,7 @@
 #include "app/common_options.h"
 #include "app/main.h"
 #include "app/verb.h"
+#include "base/counted.h"
 #include "base/terminal_text.h"
 #include "correlate/alert_text.h"
 #include "sink/alert_json.h"
@@ -165,7 +166,7 @@ int RunMatch(const Args& args) {
     }
   }
   if (show && json) return kExitOk;  // stdout is JSON lines only
-  std::printf("\n%llu records, %llu matched\n", static_cast<unsigned long long>(records),
+  std::printf("\n%s, %llu matched\n", Counted(records, "record", "records").c_str(),
               static_cast<unsigned long long>(matched));
   for (const auto& [id, count] : counts) {
     std::printf("%8llu  %s\n", static_cast<unsigned long long>(count), id.c_str());

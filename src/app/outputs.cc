@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <functional>
 
+#include "base/counted.h"
 #include "base/fnv1a.h"
 #include "deliver/alertmanager.h"
 #include "deliver/curl_library.h"
@@ -160,7 +161,7 @@ size_t Outputs::Drain(Duration at_most) {
     const auto remaining = std::chrono::duration_cast<Duration>(deadline - std::chrono::steady_clock::now());
     const size_t waiting = queue->Drain(std::max(remaining, Duration(0)));
     if (waiting > 0) {
-      spdlog::error("{}: {} alerts not delivered yet; {}", queue->name(), waiting,
+      spdlog::error("{}: {} not delivered yet; {}", queue->name(), Counted(waiting, "alert", "alerts"),
                     queue->durable() ? "kept in the spool for the next run" : "LOST (no --state-dir to keep them)");
     }
     left += waiting;

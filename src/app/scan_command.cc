@@ -42,10 +42,11 @@ void LogSummary(const std::vector<std::unique_ptr<RecordReader>>& readers, const
     total.quiet_run += stats.quiet_run;
   }
   const PipelineSummary& summary = pipeline.summary();
-  spdlog::info("{} lines, {} records, {} pattern hits, {} alerts; {} malformed (searched as text), "
+  spdlog::info("{}, {}, {}, {}; {} malformed (searched as text), "
                "{} unreadable (passed over), {} truncated, {} without a timestamp",
-               total.lines, total.records, summary.hits, summary.alerts, total.malformed,
-               total.unreadable, total.truncated, total.no_time);
+               Counted(total.lines, "line", "lines"), Counted(total.records, "record", "records"),
+               Counted(summary.hits, "pattern hit", "pattern hits"), Counted(summary.alerts, "alert", "alerts"),
+               total.malformed, total.unreadable, total.truncated, total.no_time);
   spdlog::debug("literal prefilter: {} literals; {} records decoded header-only on their raw bytes "
                 "({} on the quiet lane, {} of them passed over in quiet runs); {} checks stopped, {} "
                 "let through to the regexes; {} matched pattern by pattern",

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "base/counted.h"
 #include "base/host_name.h"
 #include "correlate/alert_text.h"
 
@@ -102,7 +103,7 @@ void SelfMonitor::Check(const TelemetrySnapshot& snapshot, std::vector<Alert>* a
       alerts->push_back(Make(delivery_failing_, Alert::Action::kFiring, name,
                              name + " has been failing for " +
                                  FormatDuration(std::chrono::duration_cast<Duration>(failing_for)) + ", " +
-                                 std::to_string(stats.depth) + " alerts waiting: " + stats.last_error,
+                                 Counted(stats.depth, "alert", "alerts") + " waiting: " + stats.last_error,
                              open, now));
     } else if (!failing && open.firing) {
       open.firing = false;
@@ -114,7 +115,7 @@ void SelfMonitor::Check(const TelemetrySnapshot& snapshot, std::vector<Alert>* a
     if (stats.unspooled > 0 && !open.firing) {
       open = Open{true, now, now, 1, false};
       alerts->push_back(Make(spool_unwritable_, Alert::Action::kFiring, name,
-                             std::to_string(stats.unspooled) + " alerts for " + name +
+                             Counted(stats.unspooled, "alert", "alerts") + " for " + name +
                                  " could not be written to its spool (" + stats.spool_error +
                                  "); reading waits until they are",
                              open, now));

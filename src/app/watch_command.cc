@@ -314,9 +314,11 @@ int RunWatch(const Args& args) {
   (*outputs)->Drain(*drain);
   const TailStats tails = follower.tail_stats();
   spdlog::debug("literal prefilter: {} records passed over in quiet runs", follower.records_passed_over());
-  spdlog::info("stopped: {} records, {} alerts; {} rotations, {} truncations, {} rotated files lost; {}",
-               pipeline.summary().records, pipeline.summary().alerts, tails.rotations, tails.truncations,
-               tails.lost, Counted(pipeline.summary().clock_anomalies, "clock anomaly", "clock anomalies"));
+  spdlog::info("stopped: {}, {}; {}, {}, {} lost; {}", Counted(pipeline.summary().records, "record", "records"),
+               Counted(pipeline.summary().alerts, "alert", "alerts"), Counted(tails.rotations, "rotation", "rotations"),
+               Counted(tails.truncations, "truncation", "truncations"),
+               Counted(tails.lost, "rotated file", "rotated files"),
+               Counted(pipeline.summary().clock_anomalies, "clock anomaly", "clock anomalies"));
   return kExitOk;
 }
 

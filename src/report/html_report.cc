@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <set>
 
+#include "base/counted.h"
 #include "base/time_zone.h"
 #include "base/timestamp_parser.h"
 
@@ -195,8 +196,8 @@ std::string RenderHtml(const Timeline& timeline, const std::string& title) {
 
   std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>" +
                      EscapeHtml(title) + "</title>\n<style>" + kStyle + "</style></head><body>\n";
-  html += "<h1>" + EscapeHtml(title) + "</h1>\n<div class=\"sub\">" + std::to_string(timeline.alerts().size()) +
-          " alerts on " + std::to_string(rows.size()) + " nodes";
+  html += "<h1>" + EscapeHtml(title) + "</h1>\n<div class=\"sub\">" +
+          Counted(timeline.alerts().size(), "alert", "alerts") + " on " + Counted(rows.size(), "node", "nodes");
   if (timeline.first_time() != TimePoint{}) {
     html += ", " + FormatTimestamp(timeline.first_time()) + " to " + FormatTimestamp(timeline.last_time());
   }

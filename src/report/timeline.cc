@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "base/counted.h"
 #include "base/terminal_text.h"
 #include "correlate/alert_text.h"
 #include "sink/alert_json.h"
@@ -67,9 +68,8 @@ std::string Timeline::RenderSummary() const {
   char line[512];
   uint64_t records = 0;
   for (const InputReport& input : inputs_) records += input.records;
-  std::snprintf(line, sizeof line, "foreshock replay: %zu inputs, %llu records, %zu alerts", inputs_.size(),
-                static_cast<unsigned long long>(records), alerts_.size());
-  out += line;
+  out += "foreshock replay: " + Counted(inputs_.size(), "input", "inputs") + ", " +
+         Counted(records, "record", "records") + ", " + Counted(alerts_.size(), "alert", "alerts");
   if (first_ != TimePoint{}) out += ", precursors from " + FormatTimestamp(first_) + " to " + FormatTimestamp(last_);
   out += "\n";
   std::map<std::string, std::vector<const nlohmann::json*>> by_node;

@@ -29,7 +29,7 @@ TEST(MatchCommandTest, ReadsStdinAndUserCatalogs) {
   testing::ProcessOptions options;
   options.stdin_data = "[2026-11-29T02:54:11,123][WARN ][o.e.x.Y] [n1] the frobnicator is on fire\n";
   const testing::ProcessResult none = testing::RunForeshock({"match", "--summary-only"}, options);
-  EXPECT_NE(none.out.find("1 records, 0 matched"), std::string::npos) << none.out;
+  EXPECT_NE(none.out.find("1 record, 0 matched"), std::string::npos) << none.out;
 }
 
 // --show tells what foreshock understood of each record: the journald envelope around an ES

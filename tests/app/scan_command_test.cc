@@ -323,6 +323,22 @@ TEST(ScanCommandTest, PublicationsWaitingOnManyNodesAtOnceAreAClusterAlert) {
   }
 }
 
+// "1 alert", not "1 alerts": scan's summary, and replay's header for one input.
+TEST(ScanCommandTest, OneOfEachIsCountedInTheSingular) {
+  TempDir dir;
+  const std::string log = dir.Write(
+      "node-1.json",
+      "{\"@timestamp\":\"2026-11-29T02:54:11.482Z\", \"log.level\": \"WARN\", \"message\":\"Trying to create too many "
+      "scroll contexts. Must be less than or equal to: [500]. This limit can be set by changing the "
+      "[search.max_open_scroll_context] setting.\", \"ecs.version\": \"1.2.0\",\"elasticsearch.node.name\":\"node-1\"}\n");
+  const ProcessResult scan = RunForeshock({"scan", log});
+  ASSERT_EQ(scan.exit_code, 0) << scan.err;
+  EXPECT_NE(scan.err.find("1 line, 1 record, 1 pattern hit, 1 alert;"), std::string::npos) << scan.err;
+  const ProcessResult replay = RunForeshock({"replay", log});
+  ASSERT_EQ(replay.exit_code, 0) << replay.err;
+  EXPECT_NE(replay.err.find("foreshock replay: 1 input, 1 record, 1 alert,"), std::string::npos) << replay.err;
+}
+
 TEST(ScanCommandTest, EveryVerbHasHelpAndTheBinaryHasAVersion) {
   for (const std::vector<std::string>& args : {std::vector<std::string>{"--help"}, {"scan", "--help"},
                                               {"catalog", "--help"}}) {
