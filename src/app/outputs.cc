@@ -79,6 +79,7 @@ void AddOutputOptions(po::options_description* description, OutputOptions* o) {
 
 Result<std::unique_ptr<Outputs>> Outputs::Build(const OutputOptions& options, const std::string& state_dir) {
   auto outputs = std::make_unique<Outputs>();
+  outputs->has_state_dir_ = options.has_state_dir;
   const auto connect = ParseDuration(options.connect_timeout);
   const auto request = ParseDuration(options.request_timeout);
   const auto exec_timeout = ParseDuration(options.exec_timeout);
@@ -136,7 +137,11 @@ Result<std::unique_ptr<Outputs>> Outputs::Build(const OutputOptions& options, co
     if (!folder.empty()) AdoptOldSpoolFolder(state_dir, spec, folder);
     auto spool = Spool::Open(folder, options.spool_max_mb << 20);
     if (!spool.ok()) return spool.status();
-    if (folder.empty()) spdlog::info("{}: alerts wait in memory while it is down (--state-dir keeps them on disk)", ShownSpec(spec));
+    if (folder.empty()) {
+      spdlog::info("{}: alerts wait in memory while it is down ({})", ShownSpec(spec),
+                   options.has_state_dir ? "--state-dir keeps them on disk"
+                                         : "until --drain-timeout at the end of the run");
+    }
     auto queue = std::make_unique<DeliveryQueue>(std::move(destination), std::move(spool).value(),
                                                  RetryPolicy{std::chrono::milliseconds(250), *retry_max},
                                                  folder.empty() ? "" : folder + "/rejected.jsonl");
@@ -162,7 +167,9 @@ size_t Outputs::Drain(Duration at_most) {
     const size_t waiting = queue->Drain(std::max(remaining, Duration(0)));
     if (waiting > 0) {
       spdlog::error("{}: {} not delivered yet; {}", queue->name(), Counted(waiting, "alert", "alerts"),
-                    queue->durable() ? "kept in the spool for the next run" : "LOST (no --state-dir to keep them)");
+                    queue->durable()   ? "kept in the spool for the next run"
+                    : has_state_dir_   ? "LOST (no --state-dir to keep them)"
+                                       : "LOST when this run ends (watch --state-dir keeps alerts on disk until delivered)");
     }
     left += waiting;
   }

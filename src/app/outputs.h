@@ -35,6 +35,9 @@ struct OutputOptions {
   std::string failing_alert_after = "5m";
   size_t spool_max_mb = 64;
   std::string metrics_listen;
+  // The verb has --state-dir (watch): its messages point there. scan and replay keep alerts
+  // for a destination that is down only until --drain-timeout ends the run.
+  bool has_state_dir = false;
 };
 
 void AddOutputOptions(boost::program_options::options_description* description, OutputOptions* options);
@@ -65,6 +68,7 @@ class Outputs {
   std::vector<std::unique_ptr<Sink>> sinks_;
   std::vector<DeliveryQueue*> queues_;
   std::vector<FileSink*> files_;
+  bool has_state_dir_ = false;  // OutputOptions::has_state_dir
 };
 
 }  // namespace foreshock::app

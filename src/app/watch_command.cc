@@ -164,6 +164,7 @@ int RunWatch(const Args& args) {
   correlator_options.allowed_lateness = *late;
   if (Status clock = ApplyClockOptions(common, &correlator_options); !clock.ok()) return UsageError(clock.message());
   if (!state_dir.empty()) std::filesystem::create_directories(state_dir);
+  output_options.has_state_dir = true;
   auto outputs = Outputs::Build(output_options, state_dir);
   if (!outputs.ok()) return UsageError(outputs.status().message());
   auto telemetry = Telemetry::Start(output_options);

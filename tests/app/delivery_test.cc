@@ -128,6 +128,14 @@ TEST(DeliveryTest, ACommandThatHangsIsKilledAfterTheTimeoutAndTheAlertIsNotCount
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_NE(result.err.find("killed after 200ms"), std::string::npos) << result.err;
   EXPECT_NE(result.err.find("4 alerts not delivered"), std::string::npos) << result.err;
+  // scan has no --state-dir: it points at the verb that keeps alerts on disk, not at a flag it
+  // does not take.
+  EXPECT_NE(result.err.find("until --drain-timeout at the end of the run"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("LOST when this run ends (watch --state-dir keeps alerts on disk until delivered)"),
+            std::string::npos)
+      << result.err;
+  EXPECT_EQ(result.err.find("(--state-dir keeps them"), std::string::npos) << result.err;
+  EXPECT_EQ(result.err.find("(no --state-dir"), std::string::npos) << result.err;
 }
 
 TEST(DeliveryTest, ARunawayCommandsOutputIsCappedAndSaidSoAndItsAlertsStillCount) {
