@@ -59,6 +59,21 @@ std::vector<Instruction> ParseDockerfile(const std::string& text) {
   return instructions;
 }
 
+// The metrics port the README promises is the one the shipped config and manifest use.
+TEST(PackagingTest, TheMetricsPortIsTheReadmesEverywhere) {
+  const std::string readme = testing::ReadFile(std::string(testing::kSourceDir) + "/README.md");
+  const std::string promise = "--metrics-listen 127.0.0.1:";
+  const size_t at = readme.find(promise);
+  ASSERT_NE(at, std::string::npos);
+  const std::string port = readme.substr(at + promise.size(), readme.find_first_not_of("0123456789", at + promise.size()) -
+                                                                  (at + promise.size()));
+  ASSERT_FALSE(port.empty());
+  EXPECT_NE(PackagingFile("foreshock.conf").find("metrics-listen = 127.0.0.1:" + port), std::string::npos) << port;
+  const std::string manifest = PackagingFile("k8s/elasticsearch-with-foreshock.yaml");
+  EXPECT_NE(manifest.find("--metrics-listen=0.0.0.0:" + port), std::string::npos) << port;
+  EXPECT_NE(manifest.find("containerPort: " + port), std::string::npos) << port;
+}
+
 TEST(PackagingTest, DockerfileIsAMultiStageDebian12BuildThatRunsAsNonRoot) {
   const auto instructions = ParseDockerfile(PackagingFile("Dockerfile"));
   const std::set<std::string> known = {"FROM", "RUN", "CMD", "LABEL", "EXPOSE", "ENV", "ADD", "COPY",
