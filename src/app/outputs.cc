@@ -188,6 +188,17 @@ size_t Outputs::Unspooled() const {
   return unwritten;
 }
 
+uint64_t Outputs::Refused() const {
+  uint64_t refused = 0;
+  for (const DeliveryQueue* queue : queues_) {
+    const DeliveryStats stats = queue->stats();
+    if (stats.rejected == 0) continue;
+    spdlog::error("{} refused {} ({})", queue->name(), Counted(stats.rejected, "alert", "alerts"), stats.last_refusal);
+    refused += stats.rejected;
+  }
+  return refused;
+}
+
 void Outputs::Collect(TelemetrySnapshot* snapshot) const {
   for (const DeliveryQueue* queue : queues_) snapshot->outputs[std::string(queue->name())] = queue->stats();
 }

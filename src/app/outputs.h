@@ -58,6 +58,10 @@ class Outputs {
   // alerts are still held in memory only. While any are, `watch` neither checkpoints past
   // them nor reads on.
   size_t SyncSpools();
+  // How many alerts the receivers refused for good (a 4xx: a wrong token, a wrong URL); logs
+  // each destination that refused any, with the last reason. A run that ends with refused
+  // alerts did not deliver what it found.
+  uint64_t Refused() const;
   // How many alerts are held in memory only, without retrying.
   size_t Unspooled() const;
   // Adds each destination's delivery counters to *snapshot.

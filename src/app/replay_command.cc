@@ -276,7 +276,8 @@ int RunReplay(const Args& args) {
       return kExitError;
     }
   }
-  if ((*outputs)->Drain(std::chrono::seconds(30)) > 0) return kExitError;
+  const size_t undelivered = (*outputs)->Drain(std::chrono::seconds(30));
+  if ((*outputs)->Refused() > 0 || undelivered > 0) return kExitError;
   const uint64_t failed = failed_inputs.size() + pipeline.summary().failed_inputs;
   if (failed > 0) {
     spdlog::error("{} could not be read in full; the alerts and the summary are of the rest",

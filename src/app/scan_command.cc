@@ -203,7 +203,8 @@ int RunScan(const Args& args) {
     return kExitError;
   }
   LogSummary(readers, pipeline, **matcher);
-  if ((*outputs)->Drain(*drain) > 0) return kExitError;
+  const size_t undelivered = (*outputs)->Drain(*drain);
+  if ((*outputs)->Refused() > 0 || undelivered > 0) return kExitError;
   const PipelineSummary& summary = pipeline.summary();
   failed_inputs += summary.failed_inputs;
   if (failed_inputs > 0) {

@@ -146,6 +146,7 @@ void DeliveryQueue::SetAside(const Spool::Entry& entry, const std::string& why) 
   }
   std::lock_guard lock(mutex_);
   ++stats_.rejected;
+  stats_.last_refusal = why;
 }
 
 void DeliveryQueue::Work() {

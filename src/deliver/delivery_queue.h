@@ -40,6 +40,7 @@ struct DeliveryStats {
   // Wall-clock time since which the destination has been failing; zero when it is fine.
   std::chrono::system_clock::time_point failing_since{};
   std::string last_error;
+  std::string last_refusal;  // why the receiver last refused an alert for good
 };
 
 class DeliveryQueue final : public Sink {

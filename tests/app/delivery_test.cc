@@ -69,6 +69,23 @@ TEST(DeliveryTest, WebhookGetsEachAlertAsOnStdoutWithSecretsFromFileAndEnvironme
   EXPECT_EQ(result.err.find("s3cret-token"), std::string::npos) << "secrets never reach the log";
 }
 
+// A receiver that refuses every alert (a wrong token: 401) is a failed run, not a quiet one:
+// a CI wrapper must see it. scan and replay exit 2 and name the destination and the reason.
+TEST(DeliveryTest, AReceiverRefusingTheAlertsFailsTheRunNamingIt) {
+  HttpReceiver receiver;
+  receiver.set_status(401);
+  const std::string output = "webhook:" + receiver.url() + "/hook";
+  for (const std::string verb : {"scan", "replay"}) {
+    const auto result = RunForeshock({verb, "--output", output, SeedNode(2)});
+    EXPECT_EQ(result.exit_code, 2) << verb << "\n" << result.err;
+    EXPECT_NE(result.err.find("webhook:http://127.0.0.1:"), std::string::npos) << result.err;
+    const size_t refused = result.err.find(" refused 4 alerts (");
+    ASSERT_NE(refused, std::string::npos) << verb << "\n" << result.err.substr(result.err.size() - 600);
+    EXPECT_NE(result.err.find("HTTP 401", refused), std::string::npos) << result.err.substr(refused);
+  }
+  EXPECT_EQ(receiver.requests().size(), 8u) << "each alert was tried once: a refusal is not retried";
+}
+
 TEST(DeliveryTest, AlertmanagerGetsLabelsAnnotationsAndTimesOfTheAlertmanagerApi) {
   HttpReceiver receiver;
   const auto result = RunForeshock({"scan", "--output", "alertmanager:" + receiver.url(), SeedNode(1), SeedNode(2),
