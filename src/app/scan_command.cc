@@ -153,6 +153,7 @@ int RunScan(const Args& args) {
   if (!reader_options.ok()) return UsageError(reader_options.status().message());
   // An input that cannot be opened is reported and passed over; the others are read.
   std::vector<std::unique_ptr<RecordReader>> readers;
+  std::vector<const DecompressingSource*> sources;  // asked at the end whether they were damaged
   uint64_t failed_inputs = 0;
   for (const std::string& path : inputs) {
     auto source = OpenInputFile(path);
@@ -161,6 +162,7 @@ int RunScan(const Args& args) {
       ++failed_inputs;
       continue;
     }
+    sources.push_back(source.value().get());
     RecordReaderOptions per_input = *reader_options;
     if (!common.exhaustive) per_input.prefilter = matcher->get();
     per_input.default_node = DefaultNode(common, path);
@@ -207,6 +209,12 @@ int RunScan(const Args& args) {
   if ((*outputs)->Refused() > 0 || undelivered > 0) return kExitError;
   const PipelineSummary& summary = pipeline.summary();
   failed_inputs += summary.failed_inputs;
+  // A damaged archive (cut, corrupt) is read up to the damage: said, as replay says it.
+  for (size_t i = 0; i < sources.size(); ++i) {
+    if (!sources[i]->damage()) continue;
+    spdlog::error("{}: {}; the lines before it were used", readers[i]->name(), *sources[i]->damage());
+    ++failed_inputs;
+  }
   if (failed_inputs > 0) {
     spdlog::error("{} of {} could not be read in full; the alerts above are of the rest",
                   Counted(failed_inputs, "input", "inputs"), inputs.size());

@@ -91,6 +91,25 @@ TEST(FormatSamplesTest, CompressedInputIsDecompressedByItsMagicBytes) {
   EXPECT_NE(compressed.out.find("es-plain.log.1:"), std::string::npos) << "evidence names the archive";
 }
 
+// A damaged archive (cut short) is read up to the damage and said, with its name and the
+// compressed offset, as replay says it: scan exits 3, and the alerts of what was read stand.
+TEST(FormatSamplesTest, ADamagedArchiveIsSaidAndScanExitsThree) {
+  TempDir dir;
+  const std::string path = dir.path() + "/order-events-node-2.json.1.gz";
+  const std::string seed = testing::ReadFile(std::string(testing::kSamplesDir) + "/seed-incident/order-events-node-2.json");
+  gzFile out = gzopen(path.c_str(), "wb");
+  gzwrite(out, seed.data(), static_cast<unsigned>(seed.size()));
+  gzclose(out);
+  const std::string whole = testing::ReadFile(path);
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << whole.substr(0, whole.size() / 2);
+  const ProcessResult result = RunForeshock({"scan", path});
+  EXPECT_EQ(result.exit_code, 3) << result.err;
+  EXPECT_NE(result.err.find(path + ": gzip archive truncated at compressed byte offset"), std::string::npos)
+      << result.err;
+  EXPECT_NE(result.err.find("1 input of 1 could not be read in full"), std::string::npos) << result.err;
+  EXPECT_NE(result.out.find("\"es.chain.scroll_leak\""), std::string::npos) << "02:54 is before the damage";
+}
+
 // A flood of garbage must not flood stderr: a few reports, then only counts.
 TEST(FormatSamplesTest, BadRecordsAreReportedAtABoundedRate) {
   TempDir dir;
