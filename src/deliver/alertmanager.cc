@@ -1,5 +1,6 @@
 #include "deliver/alertmanager.h"
 
+#include <filesystem>
 #include <fstream>
 #include <spdlog/spdlog.h>
 
@@ -62,8 +63,13 @@ nlohmann::json ToAlertmanager(const nlohmann::json& alert, TimePoint ends_at) {
   if (fs.contains("runbook") && !fs["runbook"].get<std::string>().empty()) out["annotations"]["runbook"] = fs["runbook"];
   if (fs.contains("lead_time_s")) out["annotations"]["lead_time_s"] = Text(fs["lead_time_s"]);
   out["endsAt"] = alert["event"]["action"] == "resolved" ? alert["@timestamp"].get<std::string>() : FormatTimestamp(ends_at);
-  if (!source.empty() && source.front() == '/') {
-    out["generatorURL"] = "file://" + HostName() + source.substr(0, source.rfind(':'));
+  // The log the first evidence line came from, as a file URL (a relative input is made
+  // absolute: a link must not depend on where foreshock was started). Standard input has none.
+  const std::string path = source.substr(0, source.rfind(':'));
+  if (!path.empty() && path != "stdin" && path != "-") {
+    std::error_code error;
+    const std::filesystem::path absolute = std::filesystem::absolute(path, error);
+    if (!error) out["generatorURL"] = "file://" + HostName() + absolute.lexically_normal().string();
   }
   return out;
 }

@@ -112,6 +112,16 @@ TEST(DeliveryTest, AlertmanagerGetsLabelsAnnotationsAndTimesOfTheAlertmanagerApi
   EXPECT_GT(alert["endsAt"].get<std::string>(), "2026-11-29T04:00:00.000Z") << "firing: ends in the future";
   EXPECT_EQ(alert["generatorURL"].get<std::string>().rfind("file://", 0), 0u);
   EXPECT_NE(alert["generatorURL"].get<std::string>().find("order-events-node-2.json"), std::string::npos);
+  // A relative input gives the same absolute link.
+  HttpReceiver relative_receiver;
+  testing::ProcessOptions from_samples;
+  from_samples.cwd = std::string(testing::kSamplesDir) + "/seed-incident";
+  const auto relative = RunForeshock({"scan", "--output", "alertmanager:" + relative_receiver.url(),
+                                      "order-events-node-2.json"},
+                                     from_samples);
+  ASSERT_EQ(relative.exit_code, 0) << relative.err;
+  ASSERT_FALSE(relative_receiver.requests().empty());
+  EXPECT_EQ(json::parse(relative_receiver.requests()[0].body)[0]["generatorURL"], alert["generatorURL"]);
   const json stage2 = json::parse(requests[1].body);
   ASSERT_EQ(stage2.size(), 2u) << "the escalation replaces the warning: " << stage2;
   EXPECT_EQ(stage2[0]["labels"]["severity"], "critical");

@@ -20,10 +20,11 @@ namespace {
 void SetNonBlocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
 
 // Forks and execs `argv` with the given descriptors as its stdin, stdout and stderr (-1:
-// inherited). Returns the child's pid.
-pid_t Spawn(const std::vector<std::string>& argv, int in, int out, int err) {
+// inherited), in folder `cwd` (empty: this process's). Returns the child's pid.
+pid_t Spawn(const std::vector<std::string>& argv, int in, int out, int err, const std::string& cwd = "") {
   const pid_t pid = ::fork();
   if (pid != 0) return pid;
+  if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) ::_exit(126);
   if (in >= 0) ::dup2(in, STDIN_FILENO);
   if (out >= 0) ::dup2(out, STDOUT_FILENO);
   if (err >= 0) ::dup2(err, STDERR_FILENO);
@@ -43,7 +44,7 @@ ProcessResult RunProcess(const std::vector<std::string>& argv, const ProcessOpti
     ADD_FAILURE() << "pipe failed";
     return {};
   }
-  const pid_t pid = Spawn(argv, in[0], out[1], err[1]);
+  const pid_t pid = Spawn(argv, in[0], out[1], err[1], options.cwd);
   ::close(in[0]);
   ::close(out[1]);
   ::close(err[1]);

@@ -21,6 +21,7 @@ struct ProcessOptions {
   std::string stdin_data;
   bool close_stdout_early = false;  // read nothing and close stdout at once (like `| head -0`)
   std::chrono::milliseconds timeout{60000};  // then the child is killed and the test fails
+  std::string cwd;  // the child's working folder; empty: the test's
 };
 
 ProcessResult RunProcess(const std::vector<std::string>& argv, const ProcessOptions& options = {});
