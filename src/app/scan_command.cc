@@ -16,6 +16,8 @@
 #include "app/verb.h"
 #include "base/counted.h"
 #include "base/terminal_text.h"
+#include "decode/decoder_registry.h"
+#include "framing/envelope.h"
 #include "input/decompressing_source.h"
 
 namespace foreshock::app {
@@ -66,7 +68,8 @@ void LogSummary(const std::vector<std::unique_ptr<RecordReader>>& readers, const
 }
 
 // --explain-format: reads up to `limit` records of each input and prints, per input, which
-// envelope and format decoded how many records, with the first line of each.
+// envelope and format decoded how many records, why (what marks each on a line), with the
+// first line of each.
 std::atomic<bool> g_reopen{false};
 
 void OnSighup(int) { g_reopen = true; }
@@ -89,9 +92,14 @@ int ExplainFormats(const std::vector<std::unique_ptr<RecordReader>>& readers) {
                 static_cast<unsigned long long>(stats.unreadable));
     for (const auto& [key, count] : stats.formats) {
       const size_t slash = key.find('/');
+      const std::string format = key.substr(slash + 1);
       const std::string envelope = slash == 0 ? "no envelope" : "envelope " + key.substr(0, slash);
-      std::printf("  %6llu  format %-9s %s\n         first: %s\n", static_cast<unsigned long long>(count),
-                  key.substr(slash + 1).c_str(), envelope.c_str(),
+      std::string why = slash == 0 ? "" : std::string(EnvelopeShape(key.substr(0, slash))) + ", holding ";
+      for (const FormatInfo& info : KnownFormats()) {
+        if (info.name == format) why += info.description;
+      }
+      std::printf("  %6llu  format %-9s %s\n         why:   %s\n         first: %s\n",
+                  static_cast<unsigned long long>(count), format.c_str(), envelope.c_str(), why.c_str(),
                   EscapeForTerminal(stats.format_examples.at(key)).c_str());
     }
   }

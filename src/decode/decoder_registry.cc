@@ -21,7 +21,7 @@ const std::vector<FormatRow>& FormatTable() {
        [] { return std::make_unique<EsJsonDecoder>(EsJsonDecoder::Dialect::kEcs); }},
       {{"es-json", "Elasticsearch 7 JSON (timestamp, level, component, node.name, stacktrace)"},
        [] { return std::make_unique<EsJsonDecoder>(EsJsonDecoder::Dialect::kEs7); }},
-      {{"jvm-gc", "JVM unified log (JDK 9+ gc.log): [time][pid][level][tags] msg"},
+      {{"jvm-gc", "JVM GC log: JDK 9+ [time][pid][level][tags] msg, or Java 8 time: uptime: msg"},
        [] { return std::make_unique<JvmGcDecoder>(); }},
       {{"es-plain", "Elasticsearch/OpenSearch plain text: [time][LEVEL][logger] [node] msg"},
        [] { return std::make_unique<EsPlainDecoder>(); }},

@@ -32,6 +32,18 @@ constexpr std::string_view kKindNames[kKindCount] = {
     "", "journald-json", "filebeat", "docker-json", "cri", "kubectl", "journald-text", "compose",
     "indented"};
 
+// What marks each envelope on a line, for --explain-format.
+constexpr std::string_view kKindShapes[kKindCount] = {
+    "",
+    "a JSON object with journald's MESSAGE and __REALTIME_TIMESTAMP (journalctl -o json)",
+    "a JSON object with Filebeat's @metadata/message and log.file.path (console or file output)",
+    "a JSON object {\"log\": ..., \"stream\": ..., \"time\": ...} (Docker json-file)",
+    "\"<RFC3339Nano time> stdout|stderr F|P <line>\" (containerd, CRI-O)",
+    "\"<RFC3339Nano time> <line>\" (kubectl logs --timestamps)",
+    "\"<time> <host> <identifier>[pid]: <line>\" (journalctl -o short-iso and kin)",
+    "\"<service> | <line>\" (docker compose logs)",
+    "a record pasted with leading indentation"};
+
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 std::string StringAt(const Json& object, std::string_view key) {
@@ -344,6 +356,13 @@ const std::vector<std::string_view>& EnvelopeNames() {
   static const std::vector<std::string_view> names(std::begin(kKindNames) + 1,
                                                    std::begin(kKindNames) + kIndented);
   return names;
+}
+
+std::string_view EnvelopeShape(std::string_view name) {
+  for (int kind = 1; kind < kKindCount; ++kind) {
+    if (kKindNames[kind] == name) return kKindShapes[kind];
+  }
+  return "";
 }
 
 bool EnvelopeUnwrapper::Knows(std::string_view name) {

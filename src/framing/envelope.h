@@ -93,6 +93,8 @@ inline bool IsEnvelopeMarker(std::string_view quoted) { return envelope_markers:
 
 // Names of the envelopes above, for --format and --explain-format.
 const std::vector<std::string_view>& EnvelopeNames();
+// What marks the envelope `name` on a line ("" for an unknown name), for --explain-format.
+std::string_view EnvelopeShape(std::string_view name);
 
 class EnvelopeUnwrapper {
  public:

@@ -52,6 +52,19 @@ TEST(FormatSamplesTest, EachSampleIsDetectedAndFiresTheSameAlerts) {
     EXPECT_NE(explain.out.find("6 records"), std::string::npos) << explain.out;
     EXPECT_NE(explain.out.find(std::string("     6  ") + sample.detected), std::string::npos)
         << sample.file << ":\n" << explain.out;
+    // And why: what marks the envelope (if any) and the format on a line.
+    const std::string label = "\n         why:   ";
+    const size_t why = explain.out.find(label);
+    ASSERT_NE(why, std::string::npos) << explain.out;
+    const size_t begin = why + label.size();
+    const std::string reason = explain.out.substr(begin, explain.out.find('\n', begin) - begin);
+    const std::string detected = sample.detected;
+    const char* format_shape = detected.starts_with("format ecs ")       ? "Elasticsearch 8 ECS JSON"
+                               : detected.starts_with("format es-json ") ? "Elasticsearch 7 JSON"
+                                                                         : "plain text: [time][LEVEL][logger]";
+    EXPECT_NE(reason.find(format_shape), std::string::npos) << sample.file << ": " << reason;
+    EXPECT_EQ(reason.find(", holding ") != std::string::npos, detected.find("no envelope") == std::string::npos)
+        << sample.file << ": " << reason;
 
     const ProcessResult scan = RunForeshock({"scan", FormatSample(sample.file)});
     ASSERT_EQ(scan.exit_code, 0) << scan.err;
