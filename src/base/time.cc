@@ -62,4 +62,19 @@ std::string FormatDuration(Duration d) {
   return std::to_string(us) + "us";
 }
 
+std::string FormatLeadTime(double seconds) {
+  const auto total = static_cast<int64_t>(seconds + 0.5);
+  char text[32];
+  if (total >= 3600) {
+    std::snprintf(text, sizeof text, "%lldh%02lldm", static_cast<long long>(total / 3600),
+                  static_cast<long long>(total % 3600 / 60));
+  } else if (total >= 60) {
+    std::snprintf(text, sizeof text, "%lldm%02llds", static_cast<long long>(total / 60),
+                  static_cast<long long>(total % 60));
+  } else {
+    std::snprintf(text, sizeof text, "%llds", static_cast<long long>(total));
+  }
+  return text;
+}
+
 }  // namespace foreshock

@@ -27,6 +27,10 @@ std::optional<Duration> ParseDuration(std::string_view text);
 // Renders a duration the way the catalog writes it: "90s", "5m", "2h", "650ms".
 std::string FormatDuration(Duration d);
 
+// A lead time for people, to the nearest second: "45s", "18m51s", "2h05m". Every human-facing
+// output (text alerts, replay's summary, the report) writes it so; JSON keeps lead_time_s.
+std::string FormatLeadTime(double seconds);
+
 // Converts seconds with a fraction to the alert schema's floating-point seconds.
 inline double ToSeconds(Duration d) { return static_cast<double>(d.count()) / 1e6; }
 

@@ -10,21 +10,6 @@
 
 namespace foreshock {
 
-std::string FormatLeadTime(double seconds) {
-  const auto total = static_cast<int64_t>(seconds + 0.5);
-  char text[32];
-  if (total >= 3600) {
-    std::snprintf(text, sizeof text, "%lldh%02lldm", static_cast<long long>(total / 3600),
-                  static_cast<long long>(total % 3600 / 60));
-  } else if (total >= 60) {
-    std::snprintf(text, sizeof text, "%lldm%02llds", static_cast<long long>(total / 60),
-                  static_cast<long long>(total % 60));
-  } else {
-    std::snprintf(text, sizeof text, "%llds", static_cast<long long>(total));
-  }
-  return text;
-}
-
 void Timeline::Extend(TimePoint time) {
   if (first_ == TimePoint{} || time < first_) first_ = time;
   if (time > last_) last_ = time;
@@ -101,8 +86,7 @@ std::string Timeline::RenderSummary() const {
       out += line;
       if (a["foreshock"].contains("lead_time_s")) {
         const double lead = a["foreshock"]["lead_time_s"].get<double>();
-        out += lead > 0 ? "  OUTAGE MARKER, lead time " + FormatLeadTime(lead) + " (" +
-                              std::to_string(static_cast<int64_t>(lead)) + " s)"
+        out += lead > 0 ? "  OUTAGE MARKER, lead time " + FormatLeadTime(lead)
                         : "  OUTAGE MARKER, nothing warned before it";
       }
       out += "\n";

@@ -76,7 +76,4 @@ class Timeline {
   TimePoint last_{};
 };
 
-// "18m50s", "2h05m", "41s".
-std::string FormatLeadTime(double seconds);
-
 }  // namespace foreshock

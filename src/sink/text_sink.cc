@@ -46,9 +46,9 @@ std::string FormatAlertText(const Alert& alert, bool colour) {
   line += ' ';
   line += EscapeForTerminal(alert.message);
   if (alert.lead_time) {
-    char lead[48];
-    std::snprintf(lead, sizeof lead, " (lead time %.0fs)", ToSeconds(*alert.lead_time));
-    line += lead;
+    line += " (lead time ";
+    line += FormatLeadTime(ToSeconds(*alert.lead_time));
+    line += ')';
   }
   line.push_back('\n');
   return line;

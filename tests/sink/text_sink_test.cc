@@ -21,7 +21,7 @@ TEST(TextSinkTest, OneLineWithSeverityRuleNodeMessageAndLeadTime) {
   alert.lead_time = std::chrono::seconds(1130);
   const std::string plain = FormatAlertText(alert, /*colour=*/false);
   EXPECT_EQ(plain, "2026-11-29T03:13:02.000Z CRITICAL escalated es.chain.scroll_leak [node-2] breaker "
-                   "tripped\\x1b[2J (lead time 1130s)\n");
+                   "tripped\\x1b[2J (lead time 18m50s)\n");
   const std::string coloured = FormatAlertText(alert, /*colour=*/true);
   EXPECT_NE(coloured.find("\x1b[1;31mCRITICAL"), std::string::npos);
   EXPECT_EQ(coloured.find("\x1b[2J"), std::string::npos);
