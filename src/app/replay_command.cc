@@ -9,10 +9,12 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <tuple>
 
 #include "app/common_options.h"
 #include "app/main.h"
@@ -169,6 +171,15 @@ int RunReplay(const Args& args) {
   }
   const auto late = ParseDuration(lateness);
   if (!late) return UsageError("--lateness is a duration like 30s");
+  // The summary and report files are opened now: a wrong folder fails before an hour of
+  // archives is read, not after.
+  std::ofstream summary_file, report_file;
+  for (auto [path, file, what] : {std::tuple{&summary_path, &summary_file, "--summary"},
+                                  std::tuple{&report_path, &report_file, "--report"}}) {
+    if (path->empty()) continue;
+    file->open(*path, std::ios::binary | std::ios::trunc);
+    if (!*file) return UsageError(std::string(what) + " " + *path + ": " + std::strerror(errno));
+  }
 
   LoadReport load_report;
   auto catalog = LoadConfiguredCatalog(common, &load_report);
@@ -264,14 +275,13 @@ int RunReplay(const Args& args) {
   const std::string summary = timeline.RenderSummary();
   if (summary_path.empty()) {
     std::fputs(summary.c_str(), stderr);
-  } else if (!(std::ofstream(summary_path) << summary)) {
+  } else if (!(summary_file << summary) || !summary_file.flush()) {
     spdlog::error("cannot write the summary to {}", summary_path);
     return kExitError;
   }
   if (!report_path.empty()) {
-    std::ofstream report(report_path);
-    report << RenderHtml(timeline, "foreshock replay: " + std::to_string(inputs.size()) + " inputs");
-    if (!report) {
+    report_file << RenderHtml(timeline, "foreshock replay: " + std::to_string(inputs.size()) + " inputs");
+    if (!report_file.flush()) {
       spdlog::error("cannot write the report to {}", report_path);
       return kExitError;
     }

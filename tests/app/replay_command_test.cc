@@ -292,6 +292,19 @@ TEST_F(ReplayTest, TheMastersLinesAboutALaggingNodeAndTheFollowersAboutALostMast
       << master_loss.err;
 }
 
+// A report or summary into a folder that does not exist fails at once, with the system's
+// reason, before any archive is read.
+TEST_F(ReplayTest, AReportIntoAMissingFolderFailsBeforeTheRun) {
+  for (const char* flag : {"--report", "--summary"}) {
+    const std::string path = dir_.path() + "/no-such-folder/out";
+    const auto replay = RunForeshock({"replay", flag, path, std::string(testing::kSamplesDir) + "/scenarios/disk-fill"});
+    EXPECT_EQ(replay.exit_code, 2) << replay.err;
+    EXPECT_NE(replay.err.find(std::string(flag) + " " + path + ": No such file or directory"), std::string::npos)
+        << replay.err;
+    EXPECT_EQ(replay.err.find("foreshock replay: "), std::string::npos) << "nothing was replayed: " << replay.err;
+  }
+}
+
 TEST_F(ReplayTest, TheHtmlReportIsSelfContainedEscapedAndDrawsInChromium) {
   // A precursor line carrying markup: it must reach the page as text.
   const std::string hostile = dir_.path() + "/archive/order-events-node-4.json";
