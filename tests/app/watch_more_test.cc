@@ -35,9 +35,12 @@ int Stop(pid_t pid) { return testing::StopProcess(pid, SIGTERM); }
 
 std::string Slurp(const std::string& path) { return testing::ReadFileIfExists(path); }
 
+// Whole lines only: the last alert may be half written while watch runs.
 std::vector<std::string> Summaries(const std::string& path) {
   std::vector<std::string> out;
-  std::istringstream lines(Slurp(path));
+  std::string text = Slurp(path);
+  text.erase(text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1);
+  std::istringstream lines(text);
   for (std::string line; std::getline(lines, line);) {
     const nlohmann::json alert = nlohmann::json::parse(line);
     out.push_back(alert["@timestamp"].get<std::string>() + " " + alert["event"]["action"].get<std::string>() +
