@@ -22,7 +22,7 @@ std::optional<int> ParseArgs(const Args& args, std::string_view verb, std::strin
   all.add(visible);
   po::positional_options_description positional;
   if (positional_name != nullptr) {
-    all.add_options()(positional_name, po::value<std::vector<std::string>>());
+    all.add_options()(positional_name, po::value<std::vector<std::string>>()->composing());
     positional.add(positional_name, -1);
   }
   try {

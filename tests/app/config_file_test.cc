@@ -49,6 +49,19 @@ TEST(ConfigFileTest, TheCommandLineWinsAndRepeatableOptionsAddUp) {
   EXPECT_NE(result.out.find("\n# log-level = info  (default)\n"), std::string::npos);
 }
 
+TEST(ConfigFileTest, InputsOfTheFileAndOfTheCommandLineAddUp) {
+  TempDir dir;
+  const std::string config = dir.Write("f.conf", "[scan]\ninput = /var/log/elasticsearch/a.json\n");
+  const auto printed = RunForeshock({"scan", "--config", config, "/tmp/b.json", "--print-config"});
+  ASSERT_EQ(printed.exit_code, 0) << printed.err;
+  EXPECT_NE(printed.out.find("\ninput = /tmp/b.json\ninput = /var/log/elasticsearch/a.json\n"), std::string::npos)
+      << printed.out;
+  // And the scan reads both: each names its own missing file.
+  const auto scan = RunForeshock({"scan", "--config", config, dir.path() + "/b.json"});
+  EXPECT_NE(scan.err.find("/var/log/elasticsearch/a.json"), std::string::npos) << scan.err;
+  EXPECT_NE(scan.err.find(dir.path() + "/b.json"), std::string::npos) << scan.err;
+}
+
 TEST(ConfigFileTest, PrintedSettingsReadBackToTheSameSettings) {
   TempDir dir;
   const auto first = RunForeshock({"--print-config", "--state-dir", "/var/lib/foreshock", "--output",
