@@ -6,6 +6,7 @@
 #include <sys/inotify.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <thread>
 
@@ -47,6 +48,31 @@ std::string WatchableFolder(const std::string& pattern) {
 
 }  // namespace
 
+void Follower::SayWhatMatched(const std::string& pattern, const std::vector<std::string>& paths) {
+  Matched matched = Matched::kLogs;
+  std::error_code error;
+  if (paths.empty()) {
+    matched = Matched::kNothing;
+  } else if (std::all_of(paths.begin(), paths.end(), [](const std::string& path) { return IsCompressed(path); })) {
+    matched = Matched::kOnlyArchives;
+  } else if (paths.size() == 1 && paths[0] == pattern && !fs::exists(pattern, error)) {
+    matched = Matched::kNothing;
+  }
+  auto [it, first] = matched_.try_emplace(pattern, matched);
+  if (!first && it->second == matched) return;
+  it->second = matched;
+  if (matched == Matched::kNothing && pattern.find_first_of("*?[") == std::string::npos) {
+    spdlog::warn("{} does not exist yet; watching {} for it", pattern, WatchableFolder(pattern));
+  } else if (matched == Matched::kNothing) {
+    spdlog::warn("{} matches no file yet; watching {} and following each file that appears", pattern,
+                 WatchableFolder(pattern));
+  } else if (matched == Matched::kOnlyArchives) {
+    spdlog::warn("{} matches only compressed archives ({}{}), which watch does not follow: they are rolled logs that "
+                 "no longer grow; read them with 'foreshock replay'",
+                 pattern, paths.front(), paths.size() > 1 ? ", ..." : "");
+  }
+}
+
 Follower::Follower(FollowerOptions options, std::map<std::string, FilePosition> resume)
     : options_(std::move(options)), carried_(std::move(resume)) {
   if (options_.use_inotify) {
@@ -71,10 +97,12 @@ void Follower::Discover() {
   for (const std::string& pattern : options_.patterns) {
     AddWatch(WatchableFolder(pattern));
     std::vector<std::string> paths = Expand(pattern);
+    const bool is_glob = pattern.find_first_of("*?[") != std::string::npos;
     // A plain path that does not exist yet is followed anyway: it will appear.
-    if (paths.empty() && pattern.find_first_of("*?[") == std::string::npos) paths.push_back(pattern);
+    if (paths.empty() && !is_glob) paths.push_back(pattern);
+    SayWhatMatched(pattern, paths);
     for (const std::string& path : paths) {
-      if (files_.contains(path) || (IsCompressed(path) && !options_.include_compressed)) continue;
+      if (files_.contains(path) || IsCompressed(path)) continue;
       std::error_code error;
       const fs::file_status status = fs::status(path, error);  // through symlinks
       if (fs::exists(status) && !fs::is_regular_file(status)) {

@@ -3,7 +3,9 @@
 // Follower finds and follows the log files of `foreshock watch`: every path or glob is
 // expanded again from time to time (and at once when inotify reports a file created or moved
 // in), so files created later, even in a folder that does not exist yet, are picked up;
-// rolled archives (*.gz, *.zst) are ignored unless asked for. Each file is a TailSource
+// rolled archives (*.gz, *.zst) never grow and are not followed (replay reads them). A path
+// or glob that matches nothing yet, or only archives, is said once on stderr, and again
+// each time that changes. Each file is a TailSource
 // (rotation-proof) with its own RecordReader; inotify wakes the follower when a file changes,
 // and where inotify does not work (NFS, some overlays) it polls every poll_interval.
 // Not thread-safe.
@@ -24,7 +26,6 @@ namespace foreshock::app {
 struct FollowerOptions {
   std::vector<std::string> patterns;  // paths or globs
   TailSource::StartAt start = TailSource::StartAt::kEnd;
-  bool include_compressed = false;
   bool use_inotify = true;
   Duration poll_interval = std::chrono::milliseconds(250);
   Duration rescan_interval = std::chrono::seconds(2);
@@ -63,7 +64,11 @@ class Follower {
     std::unique_ptr<RecordReader> reader;
   };
 
+  // What a path or glob matched when last expanded, said on stderr when it changes.
+  enum class Matched { kLogs, kNothing, kOnlyArchives };
+
   void Discover();
+  void SayWhatMatched(const std::string& pattern, const std::vector<std::string>& paths);
   void AddWatch(const std::string& path);
 
   FollowerOptions options_;
@@ -71,6 +76,7 @@ class Follower {
   std::map<std::string, File> files_;
   std::map<std::string, FilePosition> carried_;  // resume entries for files not opened yet
   std::set<std::string> not_regular_;            // matched, not followed, reported once
+  std::map<std::string, Matched> matched_;       // by path or glob
   int inotify_fd_ = -1;
   std::map<std::string, int> watches_;
   std::chrono::steady_clock::time_point next_rescan_{};

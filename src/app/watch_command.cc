@@ -80,7 +80,6 @@ int RunWatch(const Args& args) {
   std::string checkpoint_interval = "1s";
   std::string lateness = "30s";
   bool no_inotify = false;
-  bool include_compressed = false;
   bool reset_state = false;
   std::string drain_timeout = "5s";
   OutputOptions output_options;
@@ -99,7 +98,6 @@ int RunWatch(const Args& args) {
       ("poll-interval", po::value(&poll_interval)->default_value("250ms"),
        "how often to look for changes without inotify (and as a safety net with it)")
       ("no-inotify", po::bool_switch(&no_inotify), "poll only (NFS, some container overlays)")
-      ("include-compressed", po::bool_switch(&include_compressed), "also follow *.gz, *.zst, ... files")
       ("checkpoint-interval", po::value(&checkpoint_interval)->default_value("1s"),
        "how often to save state durably")
       ("lateness", po::value(&lateness)->default_value("30s"),
@@ -154,7 +152,6 @@ int RunWatch(const Args& args) {
   FollowerOptions follow;
   follow.patterns = values["input"].as<std::vector<std::string>>();
   follow.start = from == "end" ? TailSource::StartAt::kEnd : TailSource::StartAt::kBeginning;
-  follow.include_compressed = include_compressed;
   follow.use_inotify = !no_inotify;
   follow.poll_interval = *poll;
   follow.reader = *reader_options;

@@ -88,20 +88,30 @@ TEST(WatchMoreTest, PollsWithoutInotifyAndFollowsSymlinks) {
   EXPECT_EQ(Stop(pid), 0);
 }
 
-TEST(WatchMoreTest, RolledArchivesAreIgnoredUnlessAskedFor) {
+// Nothing is silent: a glob that matches only rolled archives says so (watch does not follow
+// them, replay reads them), one that matches nothing yet says so once, then names each file
+// it picks up.
+TEST(WatchMoreTest, AGlobOfOnlyArchivesOrOfNothingYetSaysSo) {
   TempDir dir;
-  dir.Write("es.json", "");
   dir.Write("es-2026-11-28-1.json.gz", "\x1f\x8b not really gzip");
-  for (const bool include : {false, true}) {
-    const std::string err = dir.path() + (include ? "/err-include" : "/err");
-    std::vector<std::string> args = {dir.path() + "/es*"};
-    if (include) args.insert(args.begin(), "--include-compressed");
-    const pid_t pid = Start(args, dir.path() + "/out", err);
-    ASSERT_TRUE(WaitFor([&] { return Slurp(err).find("following") != std::string::npos; }, 10s));
-    std::this_thread::sleep_for(200ms);
-    EXPECT_EQ(Stop(pid), 0);
-    EXPECT_EQ(Slurp(err).find(".json.gz") != std::string::npos, include) << Slurp(err);
-  }
+  const std::string err = dir.path() + "/err";
+  const pid_t pid = Start({dir.path() + "/es*", dir.path() + "/later/*.json"}, dir.path() + "/out", err);
+  ASSERT_TRUE(WaitFor([&] { return Slurp(err).find("matches no file yet") != std::string::npos; }, 10s)) << Slurp(err);
+  EXPECT_NE(Slurp(err).find("es* matches only compressed archives (" + dir.path() + "/es-2026-11-28-1.json.gz)"),
+            std::string::npos)
+      << Slurp(err);
+  EXPECT_NE(Slurp(err).find("'foreshock replay'"), std::string::npos);
+  fs::create_directories(dir.path() + "/later");
+  dir.Write("later/es.json", "");
+  ASSERT_TRUE(WaitFor([&] { return Slurp(err).find("following " + dir.path() + "/later/es.json") != std::string::npos; },
+                      10s))
+      << Slurp(err);
+  std::this_thread::sleep_for(300ms);
+  EXPECT_EQ(Stop(pid), 0);
+  const std::string said = Slurp(err);
+  EXPECT_EQ(said.find("matches no file yet"), said.rfind("matches no file yet")) << "said once:\n" << said;
+  EXPECT_EQ(said.find("compressed archives"), said.rfind("compressed archives")) << said;
+  EXPECT_EQ(said.find("following " + dir.path() + "/es-"), std::string::npos) << "the archive is not followed";
 }
 
 // Half the seed incident, a restart, the other half: the chain goes on where it was and
