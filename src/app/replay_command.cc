@@ -23,6 +23,7 @@
 #include "app/prefetching_reader.h"
 #include "app/verb.h"
 #include "base/counted.h"
+#include "base/nearest_names.h"
 #include "base/time_zone.h"
 #include "base/timestamp_parser.h"
 #include "input/decompressing_source.h"
@@ -111,31 +112,95 @@ std::optional<TimePoint> ParseBound(const std::string& text, const TimeZone& zon
   return parsed->time;
 }
 
-// Passes on only the alerts of the rules asked for (all when none), and notes them.
+// Passes on only the alerts of the rules asked for (all when none) from --from on (the
+// warm-up before it is correlated, not shown), and notes them.
 class ReplaySink final : public Sink {
  public:
-  ReplaySink(std::unique_ptr<Sink> outputs, std::set<std::string> rules, Timeline* timeline)
-      : outputs_(std::move(outputs)), rules_(std::move(rules)), timeline_(timeline) {}
+  ReplaySink(std::unique_ptr<Sink> outputs, std::set<std::string> rules, std::optional<TimePoint> from,
+             Timeline* timeline)
+      : outputs_(std::move(outputs)), rules_(std::move(rules)), from_(from), timeline_(timeline) {}
   std::string_view name() const override { return outputs_->name(); }
   Status Emit(const Alert& alert) override {
     if (!rules_.empty() && !rules_.contains(alert.rule->id)) return Status();
+    if (from_ && alert.time < *from_) return Status();
     timeline_->NoteAlert(alert);
+    if (alert.action != Alert::Action::kResolved && (!shown_ || alert.severity > highest_)) highest_ = alert.severity;
+    shown_ = true;
     return outputs_->Emit(alert);
   }
+  // The highest severity shown, when an alert was (for --fail-on-alert).
+  std::optional<Severity> highest() const { return shown_ ? std::optional(highest_) : std::nullopt; }
 
  private:
   std::unique_ptr<Sink> outputs_;
   std::set<std::string> rules_;
+  std::optional<TimePoint> from_;
   Timeline* timeline_;
+  bool shown_ = false;
+  Severity highest_ = Severity::kInfo;
 };
+
+// What one input held against --from/--to/--node, counted on its reading thread and read once
+// the input has ended: said when a filter left nothing, so no empty result is silent.
+struct InputWindow {
+  uint64_t records = 0;
+  uint64_t before_from = 0;  // warm-up included
+  uint64_t after_to = 0;
+  std::optional<TimePoint> first, last;
+  std::set<std::string> nodes;
+};
+
+// The longest window of any rule: how far before --from a replay starts correlating, so a
+// story under way at --from is told as a live run would tell it.
+Duration LongestWindow(const Catalog& catalog) {
+  Duration longest{0};
+  for (const Rule& rule : catalog.rules()) longest = std::max({longest, rule.window, rule.resolve_after});
+  return longest;
+}
+
+// After the run: a --from/--to window that missed every record, a --node no input has.
+void SayWhatTheFiltersLeftOut(const std::vector<std::unique_ptr<InputWindow>>& windows, std::optional<TimePoint> from,
+                              std::optional<TimePoint> to, const std::set<std::string>& node_filter) {
+  InputWindow all;
+  for (const auto& window : windows) {
+    all.records += window->records;
+    all.before_from += window->before_from;
+    all.after_to += window->after_to;
+    if (window->first && (!all.first || *window->first < *all.first)) all.first = window->first;
+    if (window->last && (!all.last || *window->last > *all.last)) all.last = window->last;
+    all.nodes.insert(window->nodes.begin(), window->nodes.end());
+  }
+  const std::vector<std::string> seen(all.nodes.begin(), all.nodes.end());
+  for (const std::string& node : node_filter) {
+    if (all.nodes.contains(node)) continue;
+    std::string known;
+    for (size_t i = 0; i < seen.size() && i < 10; ++i) known += (i > 0 ? ", " : "") + seen[i];
+    if (seen.size() > 10) known += ", ...";
+    spdlog::warn("--node {} matches no node in the inputs{}; they name {}", node, DidYouMean(node, seen),
+                 known.empty() ? "none" : known);
+  }
+  if (all.records == 0 || (!from && !to) || all.before_from + all.after_to < all.records) return;
+  const std::string span = FormatTimestamp(*all.first) + " to " + FormatTimestamp(*all.last);
+  if (all.before_from == all.records) {
+    spdlog::warn("all {} fall before --from {} (the inputs run from {})", Counted(all.records, "record", "records"),
+                 FormatTimestamp(*from), span);
+  } else if (all.after_to == all.records) {
+    spdlog::warn("all {} fall at or after --to {} (the inputs run from {})", Counted(all.records, "record", "records"),
+                 FormatTimestamp(*to), span);
+  } else {
+    spdlog::warn("none of the {} falls between --from and --to (the inputs run from {})",
+                 Counted(all.records, "record", "records"), span);
+  }
+}
 
 }  // namespace
 
 int RunReplay(const Args& args) {
   CommonOptions common;
   OutputOptions output_options;
-  std::string from_text, to_text, summary_path, report_path, lateness = "30s";
+  std::string from_text, to_text, warm_up_text, summary_path, report_path, lateness = "30s", drain_timeout = "30s";
   std::vector<std::string> nodes, rules, patterns;
+  bool fail_on_alert = false;
   po::options_description options("Options");
   AddCatalogOptions(&options, &common);
   AddInputOptions(&options, &common, /*with_node=*/false);
@@ -144,9 +209,16 @@ int RunReplay(const Args& args) {
   options.add_options()
       ("from", po::value(&from_text), "only lines at or after this time: 2026-11-29T02:00:00Z, or -2h (before now)")
       ("to", po::value(&to_text), "only lines before this time")
+      ("warm-up", po::value(&warm_up_text),
+       "with --from, correlate this much before it (not shown), so a story under way at --from keeps its "
+       "start and lead time (default: the longest rule window)")
       ("node", po::value(&nodes)->composing(), "only lines of this node (repeatable)")
-      ("rule", po::value(&rules)->composing(), "only alerts of this rule (repeatable)")
-      ("pattern", po::value(&patterns)->composing(), "only hits of this pattern (repeatable)")
+      ("rule", po::value(&rules)->composing(), "only show alerts of this rule (repeatable; all rules correlate)")
+      ("pattern", po::value(&patterns)->composing(),
+       "only show and draw hits of this pattern (repeatable; all patterns correlate)")
+      ("drain-timeout", po::value(&drain_timeout)->default_value("30s"),
+       "at the end, how long to wait for alerts still queued for a receiver")
+      ("fail-on-alert", po::bool_switch(&fail_on_alert), "exit 1 when an alert at warning or above is shown")
       ("summary", po::value(&summary_path), "write the summary here instead of stderr")
       ("report", po::value(&report_path), "write a self-contained HTML timeline report here")
       ("lateness", po::value(&lateness)->default_value("30s"),
@@ -169,8 +241,15 @@ int RunReplay(const Args& args) {
   if (!to_text.empty() && !(to = ParseBound(to_text, *reader_options->zone))) {
     return UsageError("--to '" + to_text + "' is not a time like 2026-11-29T04:00:00Z or -1h");
   }
+  if (from && to && *from >= *to) return UsageError("--from " + from_text + " is not before --to " + to_text);
   const auto late = ParseDuration(lateness);
   if (!late) return UsageError("--lateness is a duration like 30s");
+  const auto drain = ParseDuration(drain_timeout);
+  if (!drain) return UsageError("--drain-timeout is a duration like 30s");
+  std::optional<Duration> warm_up;
+  if (!warm_up_text.empty() && !(warm_up = ParseDuration(warm_up_text))) {
+    return UsageError("--warm-up is a duration like 1h or 0s");
+  }
   // The summary and report files are opened now: a wrong folder fails before an hour of
   // archives is read, not after.
   std::ofstream summary_file, report_file;
@@ -188,22 +267,49 @@ int RunReplay(const Args& args) {
   }
   if (catalog == nullptr) return UsageError("the catalog has errors; run 'foreshock catalog lint'");
   for (const std::string& rule : rules) {
-    if (catalog->FindRule(rule) < 0) return UsageError("--rule " + rule + ": no such rule in the catalog");
+    if (catalog->FindRule(rule) >= 0) continue;
+    std::vector<std::string> known;
+    for (const Rule& each : catalog->rules()) known.push_back(each.id);
+    return UsageError("--rule " + rule + ": no such rule in the catalog" + DidYouMean(rule, known));
   }
   std::set<int> wanted_patterns;
   for (const std::string& pattern : patterns) {
     const int index = catalog->FindPattern(pattern);
-    if (index < 0) return UsageError("--pattern " + pattern + ": no such pattern in the catalog");
+    if (index < 0) {
+      std::vector<std::string> known;
+      for (const Pattern& each : catalog->patterns()) known.push_back(each.id);
+      return UsageError("--pattern " + pattern + ": no such pattern in the catalog" + DidYouMean(pattern, known));
+    }
     wanted_patterns.insert(index);
   }
+  if (from) {
+    if (!warm_up) warm_up = LongestWindow(*catalog);
+    spdlog::info("correlating from {} ({} of warm-up before --from, not shown)", FormatTimestamp(*from - *warm_up),
+                 FormatDuration(*warm_up));
+  }
+  const std::optional<TimePoint> correlate_from = from ? std::optional(*from - *warm_up) : std::nullopt;
   auto matcher = Matcher::Create(*catalog, MatcherOptions{});
   if (!matcher.ok()) return UsageError(matcher.status().message());
 
   const std::set<std::string> node_filter(nodes.begin(), nodes.end());
-  auto keep = [from, to, node_filter](const LogRecord& record) {
-    if (from && record.time < *from) return false;
-    if (to && record.time >= *to) return false;
-    return node_filter.empty() || node_filter.contains(record.node);
+  std::vector<std::unique_ptr<InputWindow>> windows;
+  // Runs on the input's reading thread, on its own InputWindow.
+  auto keep_for = [&](InputWindow* window) {
+    return [window, from, to, correlate_from, node_filter](const LogRecord& record) {
+      ++window->records;
+      if (!window->first || record.time < *window->first) window->first = record.time;
+      if (!window->last || record.time > *window->last) window->last = record.time;
+      if (!node_filter.empty() && (window->nodes.empty() || *window->nodes.rbegin() != record.node)) {
+        window->nodes.insert(record.node);
+      }
+      if (from && record.time < *from) ++window->before_from;
+      if (to && record.time >= *to) {
+        ++window->after_to;
+        return false;
+      }
+      if (correlate_from && record.time < *correlate_from) return false;
+      return node_filter.empty() || node_filter.contains(record.node);
+    };
   };
   struct Input {
     const DecompressingSource* source;
@@ -227,7 +333,8 @@ int RunReplay(const Args& args) {
     per_input.default_node = NodeOfFile(path);
     auto reader = RecordReader::Create(std::move(source).value(), per_input);
     if (!reader.ok()) return UsageError(reader.status().message());
-    opened.push_back({raw, std::make_unique<PrefetchingReader>(std::move(reader).value(), keep)});
+    windows.push_back(std::make_unique<InputWindow>());
+    opened.push_back({raw, std::make_unique<PrefetchingReader>(std::move(reader).value(), keep_for(windows.back().get()))});
     streams.push_back(opened.back().stream.get());
   }
   if (opened.empty()) {
@@ -238,17 +345,24 @@ int RunReplay(const Args& args) {
   if (!outputs.ok()) return UsageError(outputs.status().message());
   Timeline timeline;
   std::vector<std::unique_ptr<Sink>> sinks;
-  sinks.push_back(std::make_unique<ReplaySink>((*outputs)->TakeSink(), std::set<std::string>(rules.begin(), rules.end()),
-                                               &timeline));
+  auto replay_sink = std::make_unique<ReplaySink>((*outputs)->TakeSink(),
+                                                 std::set<std::string>(rules.begin(), rules.end()), from, &timeline);
+  const ReplaySink* shown = replay_sink.get();
+  sinks.push_back(std::move(replay_sink));
   CorrelatorOptions correlator_options;
   correlator_options.allowed_lateness = *late;
   if (Status clock = ApplyClockOptions(common, &correlator_options); !clock.ok()) return UsageError(clock.message());
   Pipeline pipeline(*catalog, **matcher, correlator_options, std::move(sinks));
+  // Every hit correlates; the timeline draws those from --from on, of the patterns asked for.
+  std::vector<PatternHit> drawn;
   pipeline.SetHitHook([&](const LogRecord& record, std::vector<PatternHit>* hits) {
-    if (!wanted_patterns.empty()) {
-      std::erase_if(*hits, [&](const PatternHit& hit) { return !wanted_patterns.contains(hit.pattern); });
+    if (from && record.time < *from) return;
+    if (wanted_patterns.empty()) return timeline.NoteHits(record, *hits, *catalog);
+    drawn.clear();
+    for (const PatternHit& hit : *hits) {
+      if (wanted_patterns.contains(hit.pattern)) drawn.push_back(hit);
     }
-    timeline.NoteHits(record, *hits, *catalog);
+    timeline.NoteHits(record, drawn, *catalog);
   });
   Status status = pipeline.Run(streams);
   if (!status.ok()) {
@@ -260,6 +374,7 @@ int RunReplay(const Args& args) {
                  "correlated at their node's time (--max-clock-jump)",
                  Counted(anomalies, "record was", "records were"));
   }
+  SayWhatTheFiltersLeftOut(windows, from, to, node_filter);
   bool damaged = false;
   for (const Input& input : opened) {
     const InputStats& stats = input.stream->reader().stats();
@@ -286,14 +401,16 @@ int RunReplay(const Args& args) {
       return kExitError;
     }
   }
-  const size_t undelivered = (*outputs)->Drain(std::chrono::seconds(30));
+  const size_t undelivered = (*outputs)->Drain(*drain);
   if ((*outputs)->Refused() > 0 || undelivered > 0) return kExitError;
   const uint64_t failed = failed_inputs.size() + pipeline.summary().failed_inputs;
   if (failed > 0) {
     spdlog::error("{} could not be read in full; the alerts and the summary are of the rest",
                   Counted(failed, "input", "inputs"));
   }
-  return damaged || failed > 0 ? kExitDamaged : kExitOk;
+  if (damaged || failed > 0) return kExitDamaged;
+  if (fail_on_alert && shown->highest() && *shown->highest() >= Severity::kWarning) return kExitAlert;
+  return kExitOk;
 }
 
 }  // namespace foreshock::app

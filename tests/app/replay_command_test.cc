@@ -128,19 +128,85 @@ TEST_F(ReplayTest, TimeNodeRuleAndPatternFiltersNarrowTheReplay) {
   EXPECT_EQ(Summaries(RunForeshock({"replay", "--to", "2026-11-29T03:10:00Z", archive}).out),
             (std::vector<std::string>{"2026-11-29T02:54:11.482Z firing stage 1",
                                       "2026-11-29T03:04:18.201Z escalated stage 2"}));
-  const auto late_start = Summaries(RunForeshock({"replay", "--from", "2026-11-29T03:00:00Z", archive}).out);
-  ASSERT_FALSE(late_start.empty());
-  EXPECT_GT(late_start[0], "2026-11-29T03:00") << "nothing before --from is seen";
   EXPECT_TRUE(RunForeshock({"replay", "--node", "order-events-node-1", archive}).out.empty());
   EXPECT_TRUE(RunForeshock({"replay", "--rule", "es.chain.disk_fill", archive}).out.empty());
-  EXPECT_EQ(Summaries(RunForeshock({"replay", "--pattern", "es.search.scroll_context_limit", archive}).out),
-            (std::vector<std::string>{"2026-11-29T02:54:11.482Z firing stage 1",
-                                      "2026-11-29T03:28:09.454Z resolved stage 1"}))
-      << "without the breaker and GC patterns the chain never escalates";
   EXPECT_EQ(RunForeshock({"replay", "--from", "-2h", archive}).out, "") << "relative to now: nothing that recent";
-  const auto unknown = RunForeshock({"replay", "--rule", "es.no_such_rule", archive});
+  const auto unknown = RunForeshock({"replay", "--rule", "es.chain.scrol_leak", archive});
   EXPECT_EQ(unknown.exit_code, 2);
-  EXPECT_NE(unknown.err.find("es.no_such_rule"), std::string::npos);
+  EXPECT_NE(unknown.err.find("--rule es.chain.scrol_leak: no such rule in the catalog (did you mean "
+                             "es.chain.scroll_leak?)"),
+            std::string::npos)
+      << unknown.err;
+}
+
+// --from starts what is shown, not what is correlated: the story under way at 03:00 keeps
+// its start at 02:54 and its lead time, as a live run would have told it.
+TEST_F(ReplayTest, ReplayFromAMomentWarmsUpBeforeItSoTheStoryKeepsItsLeadTime) {
+  const std::string archive = dir_.path() + "/archive";
+  const auto warm = RunForeshock({"replay", "--from", "2026-11-29T03:00:00Z", archive});
+  ASSERT_EQ(warm.exit_code, 0) << warm.err;
+  EXPECT_EQ(Summaries(warm.out), (std::vector<std::string>{"2026-11-29T03:04:18.201Z escalated stage 2",
+                                                           "2026-11-29T03:13:02.117Z escalated stage 3",
+                                                           "2026-11-29T04:06:22.735Z resolved stage 3"}))
+      << "alerts before --from are not shown";
+  const auto alerts = Comparable(warm.out);
+  EXPECT_DOUBLE_EQ(alerts[1]["foreshock"]["lead_time_s"].get<double>(), 1130.635) << "counted from 02:54:11";
+  EXPECT_NE(warm.err.find("lead time 18m51s"), std::string::npos) << warm.err;
+  EXPECT_NE(warm.err.find("correlating from 2026-11-28T03:00:00.000Z (1d of warm-up before --from"), std::string::npos)
+      << "the longest rule window (es.chain.disk_fill's 24h) by default:\n" << warm.err;
+  // Without warm-up, the run starts cold, as before: the warning moves to 03:00.
+  const auto cold = Summaries(RunForeshock({"replay", "--from", "2026-11-29T03:00:00Z", "--warm-up", "0s", archive}).out);
+  ASSERT_FALSE(cold.empty());
+  EXPECT_EQ(cold[0].substr(0, 16), "2026-11-29T03:00") << cold[0];
+}
+
+// --rule and --pattern narrow what is shown and drawn; every rule and pattern still
+// correlates, so the chain escalates as in the full run.
+TEST_F(ReplayTest, RuleAndPatternFiltersNarrowWhatIsShownNotWhatCorrelates) {
+  const std::string archive = dir_.path() + "/archive";
+  const std::string summary_path = dir_.path() + "/summary.txt";
+  const auto only_scroll = RunForeshock({"replay", "--pattern", "es.search.scroll_context_limit", "--summary",
+                                         summary_path, archive});
+  ASSERT_EQ(only_scroll.exit_code, 0) << only_scroll.err;
+  EXPECT_EQ(Summaries(only_scroll.out), Summaries(RunForeshock({"replay", archive}).out));
+  const std::string summary = ReadFile(summary_path);
+  EXPECT_NE(summary.find("es.search.scroll_context_limit"), std::string::npos) << summary;
+  EXPECT_EQ(summary.find("es.breaker.parent"), std::string::npos) << "only the pattern asked for is drawn:\n" << summary;
+}
+
+// A filter that leaves nothing says why on stderr; the exit stays 0.
+TEST_F(ReplayTest, AFilterThatLeavesNothingSaysSoAndSuggestsNames) {
+  const std::string archive = dir_.path() + "/archive";
+  const auto late = RunForeshock({"replay", "--from", "2026-11-30T00:00:00Z", archive});
+  EXPECT_EQ(late.exit_code, 0);
+  EXPECT_NE(late.err.find("all 4143 records fall before --from 2026-11-30T00:00:00.000Z (the inputs run from "
+                          "2026-11-29T01:30:02.883Z to 2026-11-29T04:30:10.138Z)"),
+            std::string::npos)
+      << late.err;
+  const auto early = RunForeshock({"replay", "--to", "2026-11-20T00:00:00Z", archive});
+  EXPECT_NE(early.err.find("all 4143 records fall at or after --to"), std::string::npos) << early.err;
+  const auto node = RunForeshock({"replay", "--node", "node-2", archive});
+  EXPECT_EQ(node.exit_code, 0);
+  EXPECT_NE(node.err.find("--node node-2 matches no node in the inputs (did you mean order-events-node-2?); they name "
+                          "order-events-node-1, order-events-node-2, order-events-node-3"),
+            std::string::npos)
+      << node.err;
+  const auto pattern = RunForeshock({"replay", "--pattern", "es.braker.parent", archive});
+  EXPECT_EQ(pattern.exit_code, 2);
+  EXPECT_NE(pattern.err.find("(did you mean es.breaker.parent"), std::string::npos) << pattern.err;
+  const auto backwards = RunForeshock({"replay", "--from", "2026-11-29T04:00:00Z", "--to", "2026-11-29T03:00:00Z", archive});
+  EXPECT_EQ(backwards.exit_code, 2);
+  EXPECT_NE(backwards.err.find("--from 2026-11-29T04:00:00Z is not before --to 2026-11-29T03:00:00Z"), std::string::npos)
+      << backwards.err;
+  EXPECT_EQ(RunForeshock({"replay", archive}).err.find("foreshock: warning"), std::string::npos) << "a full run says none of it";
+}
+
+TEST_F(ReplayTest, FailOnAlertExitsOneWhenAWarningIsShown) {
+  const std::string archive = dir_.path() + "/archive";
+  EXPECT_EQ(RunForeshock({"replay", "--fail-on-alert", archive}).exit_code, 1);
+  EXPECT_EQ(RunForeshock({"replay", "--fail-on-alert", "--rule", "es.chain.disk_fill", archive}).exit_code, 0)
+      << "only what is shown counts";
+  EXPECT_EQ(RunForeshock({"replay", archive}).exit_code, 0);
 }
 
 TEST_F(ReplayTest, TheSummaryTellsFirstPrecursorsEscalationsLeadTimeAndBusiestPatterns) {
