@@ -84,6 +84,7 @@ Result<RecordStream::Next> MergeHead::Fill(RecordStream* input, Duration wait, D
 
 void MergeHead::Went() {
   full = false;
+  if (!record.node.empty() && (nodes.empty() || !nodes.contains(record.node))) nodes.insert(record.node);
   if (key == record.time && record.has_time && !record.time_inherited) {
     last = record.time;
     has_last = true;
@@ -135,8 +136,10 @@ Status Pipeline::Run(const std::vector<RecordStream*>& readers) {
           spdlog::error("{}: {}; the rest of it is passed over", readers[i]->name(), next.status().message());
           ++summary_.failed_inputs;
           head.done = true;
+          NoteInputCut(*readers[i], head);
           break;
         }
+        if (*next == RecordStream::Next::kEnd && readers[i]->cut_short()) NoteInputCut(*readers[i], head);
         if (*next == RecordStream::Next::kIdle) {
           FORESHOCK_RETURN_IF_ERROR(OnIdle());
           if (summary_.output_closed) return Status();
@@ -153,6 +156,14 @@ Status Pipeline::Run(const std::vector<RecordStream*>& readers) {
     heads[earliest].Went();
     if (!status.ok()) return status;
     if (summary_.output_closed) return Status();
+  }
+}
+
+void Pipeline::NoteInputCut(const RecordStream& input, const MergeHead& head) {
+  for (const std::string& node : head.nodes) {
+    correlator_->NoteInputCut(node, head.last);
+    spdlog::info("{}: cut by damage after {}; {}'s silence after it is unknown, not judged", input.name(),
+                 FormatTimestamp(head.last), node);
   }
 }
 

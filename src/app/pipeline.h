@@ -17,6 +17,7 @@
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <tuple>
 #include <memory>
 #include <vector>
@@ -57,6 +58,7 @@ struct MergeHead {
   Status ahead_failure;  // why the input ended while reading ahead; handed out after `ahead`
   TimePoint last{};  // the input's last stamped record that went
   bool has_last = false;
+  std::set<std::string> nodes;  // of the records that went
 
   // Fills `record` (from `ahead` first) unless the input is idle or ended.
   Result<RecordStream::Next> Fill(RecordStream* input, Duration wait, Duration max_jump);
@@ -134,6 +136,8 @@ class Pipeline {
   // Lets go of what the clock holds: everything at `end`, else what waited long enough.
   Status FlushClock(bool live, bool end);
   void ReportAnomaly(const LogRecord& record);
+  // `input` ended early, damaged or failing: its nodes' silence after it is not judged.
+  void NoteInputCut(const RecordStream& input, const MergeHead& head);
   // Accounts for `count` such records, the newest at `newest`, as Process() would have.
   Status PassQuiet(std::string_view input, uint64_t count, TimePoint newest, bool live);
   // Applies the hits the reorder buffer lets go, in event-time order.

@@ -28,6 +28,7 @@ class PrefetchingReader final : public RecordStream {
   Result<Next> Read(LogRecord* record, Duration wait) override;
   const std::string& name() const override { return reader_->name(); }
   bool live() const override { return false; }
+  bool cut_short() const override { return reader_->cut_short(); }  // asked after kEnd
 
   // The underlying reader; its counters are final once Read() returned kEnd.
   const RecordReader& reader() const { return *reader_; }

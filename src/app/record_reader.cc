@@ -122,6 +122,7 @@ bool RecordReader::TakeQuiet(std::string_view line, std::string_view after, LogR
   AdvanceProcessed(framer_.line_end(), line_number_);
   ++stats_.header_only;
   ++stats_.quiet_lane;
+  out_of_format_ = false;
   Finish(line, line_number_, /*truncated=*/false, kNoHints, /*envelope=*/"", format, record);
   return true;
 }
@@ -392,6 +393,7 @@ bool RecordReader::DecodeNext(LogRecord* record) {
     Report(pending, "binary data or invalid UTF-8 in no known format; passed over");
   }
   if (format.empty()) return false;
+  out_of_format_ = outcome == Decoder::Outcome::kMalformed || format == "text";
   Finish(pending.text, pending.line, pending.truncated, pending.hints, pending.envelope, format, record);
   return true;
 }
@@ -440,9 +442,18 @@ void RecordReader::ApplyHints(const EnvelopeHints& hints, LogRecord* record) {
   if (record->logger.empty() && !hints.logger.empty()) record->logger = hints.logger;
   if (record->cluster.empty() && !hints.cluster.empty()) record->cluster = hints.cluster;
   if (record->dataset.empty() && !hints.dataset.empty()) record->dataset = hints.dataset;
+  // A line out of its input's format (cut, garbled, a bare exception line) that names no
+  // node is the node its input last named, not a node named after the file. (A well-formed
+  // line without a node, such as an ES 5 plain line logged before the node had its name,
+  // takes the file's.)
   if (record->node.empty()) {
-    const std::string& node = !hints.node.empty() ? hints.node : !hints.host.empty() ? hints.host : options_.default_node;
+    const std::string& node = !hints.node.empty()                      ? hints.node
+                              : !hints.host.empty()                    ? hints.host
+                              : out_of_format_ && !last_node_.empty()  ? last_node_
+                                                                       : options_.default_node;
     if (!node.empty()) record->node = node;
+  } else if (record->node != last_node_) {
+    last_node_ = record->node;
   }
   if (!record->file.empty() || !hints.file.empty()) record->file = hints.file;
   if (record->has_time) {

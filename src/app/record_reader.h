@@ -96,6 +96,7 @@ class RecordReader final : public RecordStream {
   // The stream's lines before processed_offset().
   uint64_t processed_lines() const { return untimed_.empty() ? processed_lines_ : untimed_lines_; }
   bool live() const override { return source_->live(); }
+  bool cut_short() const override { return source_->cut_short(); }
   const InputStats& stats() const { return stats_; }
   // Switches the prefilter (a reloaded catalog's matcher; null: decode everything in full).
   void set_prefilter(const Matcher* matcher) { options_.prefilter = matcher; }
@@ -230,6 +231,8 @@ class RecordReader final : public RecordStream {
   bool checked_magic_ = false;
   TimePoint last_time_{};
   bool have_time_ = false;
+  std::string last_node_;  // the last node a line of this input named
+  bool out_of_format_ = false;  // the record being finished was malformed or plain text
   static constexpr size_t kMaxUntimed = 1024;
   std::deque<LogRecord> untimed_;           // before the first timed record
   std::optional<LogRecord> first_timed_;    // which gave them their time

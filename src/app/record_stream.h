@@ -34,6 +34,8 @@ class RecordStream {
   virtual bool skips_quiet_runs() const { return false; }
   virtual const std::string& name() const = 0;
   virtual bool live() const = 0;
+  // After kEnd: the input ended early, damaged (Source::cut_short()).
+  virtual bool cut_short() const { return false; }
 
  protected:
   RecordStream() = default;

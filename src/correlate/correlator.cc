@@ -444,6 +444,11 @@ void Correlator::AdvanceTo(TimePoint now, std::vector<Alert>* alerts, bool force
     const TimePoint settled = watermark_ - LagOf(current->node);
     if (current->absence_deadline && *current->absence_deadline <= settled && !current->firing) {
       const TimePoint deadline = *current->absence_deadline;
+      if (auto cut = cut_after_.find(current->node); cut != cut_after_.end() && deadline > cut->second) {
+        ++stats_.absences_unjudged;
+        Forget(current);
+        continue;
+      }
       current->absence_deadline.reset();
       current->last_hit = deadline;
       Fire(&*current, rule, 0, deadline, false, &emitted);
@@ -457,6 +462,11 @@ void Correlator::AdvanceTo(TimePoint now, std::vector<Alert>* alerts, bool force
       continue;
     }
     if (current->firing && current->last_hit + rule.resolve_after <= settled) {
+      // Quiet after the node's input was cut is unknown too: the alert stays open.
+      if (auto cut = cut_after_.find(current->node);
+          cut != cut_after_.end() && current->last_hit + rule.resolve_after > cut->second) {
+        continue;
+      }
       Resolve(current, current->last_hit + rule.resolve_after,
               "no precursor for " + FormatDuration(rule.resolve_after) + " since " +
                   FormatTimestamp(current->last_hit),

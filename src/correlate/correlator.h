@@ -45,6 +45,7 @@
 //   separate inputs are never compared (a file read in bursts is no skew).
 
 #include <list>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <unordered_map>
@@ -75,6 +76,7 @@ struct CorrelatorStats {
   uint64_t evicted = 0;     // group states dropped to stay within max_groups
   uint64_t late = 0;        // records older than the watermark minus the allowed lateness
   uint64_t duplicates = 0;  // records seen before (same time, node and text), not counted again
+  uint64_t absences_unjudged = 0;  // absences of a node whose input was cut: not raised
 };
 
 class Correlator {
@@ -91,6 +93,10 @@ class Correlator {
   // then every record, hit or not, must go through NoteActivity().
   bool wants_activity() const { return !expects_any_.empty(); }
   void NoteActivity(const LogRecord& record, std::vector<Alert>* alerts);
+  // The input carrying `node`'s lines was cut by damage after `last`: the end of a damaged
+  // input is not silence, so the node's absences due after `last` are dropped, not raised,
+  // and its alerts are not resolved for a quiet that ends after `last`: they stay open.
+  void NoteInputCut(const std::string& node, TimePoint last) { cut_after_[node] = last; }
   // True while some group of such a rule is armed: only then can NoteActivity() change
   // anything.
   bool activity_armed() const { return activity_groups_ > 0; }
@@ -175,6 +181,7 @@ class Correlator {
   std::deque<std::pair<TimePoint, uint64_t>> recent_records_;  // for duplicate detection
   std::unordered_set<uint64_t> recent_keys_;
   CorrelatorStats stats_;
+  std::map<std::string, TimePoint> cut_after_;  // node -> its last line before its input was cut
 };
 
 }  // namespace foreshock

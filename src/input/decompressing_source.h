@@ -30,6 +30,7 @@ class DecompressingSource final : public Source {
   const std::string& compression() const { return compression_; }
   // Why and where the archive was damaged, if it was.
   const std::optional<std::string>& damage() const { return damage_; }
+  bool cut_short() const override { return damage_.has_value(); }
 
  private:
   class Decoder;

@@ -60,6 +60,10 @@ class Source {
   };
   virtual std::optional<FileLine> Locate(uint64_t /*stream_line*/) const { return std::nullopt; }
 
+  // True once the input ended early because it was damaged (a cut or corrupt archive): its
+  // end is not where the writer stopped, so what follows it is unknown, not silence.
+  virtual bool cut_short() const { return false; }
+
  protected:
   Source() = default;
 };

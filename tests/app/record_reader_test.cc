@@ -101,6 +101,21 @@ TEST(RecordReaderTest, InheritsTimeAndFallsBackToTheDefaultNode) {
   EXPECT_EQ(reader->stats().no_time, 1u);
 }
 
+// A cut or garbled line among lines that name their node is that node's, not a node named
+// after the file.
+TEST(RecordReaderTest, ALineNamingNoNodeIsTheLastNamedNodesNotTheFilesName) {
+  TempDir dir;
+  RecordReaderOptions options;
+  options.default_node = "order-events-node-2.json.1";
+  const std::string path = dir.Write("n.json",
+      "{\"@timestamp\":\"2026-11-29T02:54:11Z\",\"message\":\"named\",\"elasticsearch.node.name\":\"es-2\"}\n"
+      "Caused by: a bare line, cut from its record\n");
+  auto records = ReadAll(Reader(path, options).get());
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].node, "es-2");
+  EXPECT_EQ(records[1].node, "es-2");
+}
+
 // Behind `journalctl -f`, the last record of a burst must come out after a quiet time,
 // not wait for the next line.
 TEST(RecordReaderTest, FlushesAPendingRecordWhenThePipeGoesQuiet) {

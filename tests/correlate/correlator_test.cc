@@ -350,6 +350,23 @@ TEST_F(KindsTest, AbsenceOfAnyLineIsDisarmedByActivity) {
   EXPECT_EQ(alerts[0].node, "es-1");
 }
 
+// The end of a damaged input is not silence: the node whose input was cut raises no absence
+// due after its last line and no alert of it resolves for a quiet that runs past the cut.
+TEST_F(KindsTest, ANodeWhoseInputWasCutIsNotSilentAndItsAlertsStayOpen) {
+  Correlator correlator(catalog_, CorrelatorOptions{});
+  Hit(&correlator, seconds(0), "es-1", "breaker");
+  Hit(&correlator, seconds(0), "es-2", "breaker");
+  Hit(&correlator, seconds(0), "es-2", "high");
+  correlator.NoteInputCut("es-2", kStart + seconds(30));
+  std::vector<Alert> alerts;
+  correlator.AdvanceTo(kStart + minutes(40), &alerts, true);
+  std::vector<std::string> emitted;
+  for (const Alert& alert : alerts) emitted.push_back(alert.node + ":" + Rules({alert})[0]);
+  EXPECT_EQ(emitted, (std::vector<std::string>{"es-1:silent:firing"}))
+      << "es-2's flappy alert (fired at 0) does not resolve, its silence is not raised";
+  EXPECT_EQ(correlator.stats().absences_unjudged, 2u) << "es-2's silence and its 'stuck' absence";
+}
+
 // Quiet lines before anything is armed are passed over cheaply; a group armed after them is
 // still disarmed by the next line, and a silence that fired is resolved by it.
 TEST_F(KindsTest, ActivityDisarmsAGroupArmedAfterQuietLines) {
