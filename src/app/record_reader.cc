@@ -341,10 +341,12 @@ Result<RecordReader::Next> RecordReader::ReadDecoded(LogRecord* record, Duration
         FlushAll();  // the old file's last line and record are complete
         break;
       case Source::ReadState::kIdle:
-        // A pending record is complete once the input has been quiet for quiet_flush.
+        // A pending record is complete once the input has been quiet for quiet_flush. A
+        // line without its end is not: its writer is part way through it (a slow machine
+        // can pause a writer for seconds), and its end comes, or the file rotates or ends.
         if (assembler_.has_pending() &&
             std::chrono::steady_clock::now() - last_data_at_ >= options_.quiet_flush) {
-          FlushAll();
+          assembler_.Flush([this](const RawRecord& raw) { Queue(raw); });
           break;
         }
         if (ring_count_ == 0) AdvanceProcessed(assembler_.skipped_end(), assembler_.skipped_end_line());

@@ -11,7 +11,7 @@
 // (invalid JSON) is counted as malformed and still searched as text; binary data is counted
 // and passed over. Problems are reported on stderr at a bounded rate. On a quiet stream a
 // pending multi-line record is flushed after `quiet_flush`, so the last record of a burst is
-// never held until the next line arrives. With a prefilter, ordinary lines take the quiet
+// never held until the next line arrives (a line whose end has not come yet waits for it). With a prefilter, ordinary lines take the quiet
 // lane: a line that is a whole record by itself (a JSON line DecodeHeader vouches for, or a
 // plain line whose next line starts another record), with nothing pending before it and no
 // prefilter literal, is decoded header-only straight from the read buffer, without being

@@ -224,8 +224,8 @@ std::vector<Alerts> Follow(const std::vector<LogFile>& story, const std::vector<
       const std::string& name = writer.files[arrival.file].name;
       const std::string live = live_name(name);
       if (writer.writing_part.contains(live) && writer.writing_part[live] != name) {
-        // No line stays half-written while this waits (a watcher takes a line unfinished
-        // for a second as complete).
+        // No line stays half-written in the file that rotates (its rest would go to the
+        // new file).
         for (size_t other = 0; other < writers.size(); ++other) flush(other, /*whole=*/true);
         // A file rotates after it lived a while: once the watcher has met it (saved it in its
         // state), however slow the build.

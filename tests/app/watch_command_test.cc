@@ -310,5 +310,24 @@ TEST_F(WatchTest, AFileThatCannotBeReadIsReportedAndTheRestIsWatched) {
   EXPECT_NE(testing::ReadFile(err_).find("not-a-file.json"), std::string::npos);
 }
 
+// A writer paused part way through a line (a loaded machine can stop it for seconds) leaves
+// a line without its end: it waits for its end, however long, and is read whole. (Plain
+// text: there a whole line waits in the assembler for possible stack-trace lines.)
+TEST_F(WatchTest, ALineWrittenInTwoPartsSecondsApartIsReadWhole) {
+  std::ofstream(log_).flush();
+  const pid_t pid = StartWatch(Args(), out_, err_);
+  ASSERT_TRUE(WaitFor([&] { return testing::ReadFileIfExists(err_).find("following") != std::string::npos; }, 10s));
+  const std::string first = "[2026-11-29T02:54:11,482][WARN ][o.e.s.SearchService      ] [es-1] ordinary line\n";
+  const std::string line = "[2026-11-29T02:54:12,001][WARN ][o.e.s.SearchService      ] [es-1] PRECURSOR-12\n";
+  const size_t cut = line.find("PRECURSOR-1") + std::string("PRECURSOR-1").size();
+  Append(log_, first + line.substr(0, cut));
+  std::this_thread::sleep_for(2500ms);  // well past the 1 s after which a pending record goes
+  Append(log_, line.substr(cut));
+  ASSERT_TRUE(WaitFor([&] { return !AlertsPerPrecursor(out_).empty(); }, 10s)) << testing::ReadFile(err_);
+  std::this_thread::sleep_for(300ms);
+  EXPECT_EQ(testing::StopProcess(pid, SIGTERM), 0);
+  EXPECT_EQ(AlertsPerPrecursor(out_), (std::map<int, int>{{12, 1}})) << "not PRECURSOR-1 from a cut line";
+}
+
 }  // namespace
 }  // namespace foreshock
