@@ -15,6 +15,7 @@ test_packages=(
   prometheus  # promtool checks the metrics exposition
   openssl     # a self-signed certificate for the HTTPS delivery test
   chromium    # renders replay's HTML report in a test
+  libpng-dev poppler-utils  # the test reads the report's screenshot and its PDF's text
   zstd        # makes .zst archives for the replay tests
   clang-14 libclang-rt-14-dev  # libFuzzer targets (.ci/fuzz.sh) and the sanitizer build
   systemd     # systemd-analyze verifies the packaged unit (the service is never started)

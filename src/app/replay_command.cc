@@ -17,6 +17,7 @@
 #include <tuple>
 
 #include "app/common_options.h"
+#include "app/evidence_context.h"
 #include "app/main.h"
 #include "app/outputs.h"
 #include "app/pipeline.h"
@@ -29,6 +30,10 @@
 #include "input/decompressing_source.h"
 #include "report/html_report.h"
 #include "report/timeline.h"
+
+#ifndef FORESHOCK_VERSION
+#define FORESHOCK_VERSION "unknown"
+#endif
 
 namespace foreshock::app {
 namespace {
@@ -110,6 +115,25 @@ std::optional<TimePoint> ParseBound(const std::string& text, const TimeZone& zon
   auto parsed = ParseTimestamp(text, zone);
   if (!parsed || parsed->length != text.size()) return std::nullopt;
   return parsed->time;
+}
+
+// What the report and --summary-json say they were made by and from.
+Provenance ProvenanceOf(const Args& args, const CommonOptions& common) {
+  Provenance provenance;
+  provenance.version = FORESHOCK_VERSION;
+  provenance.command_line = "foreshock replay";
+  for (const std::string& arg : args) {
+    const bool plain = !arg.empty() && arg.find_first_not_of(
+                                           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=,+@%") ==
+                                           std::string::npos;
+    std::string quoted = "'";
+    for (char c : arg) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    provenance.command_line += " " + (plain ? arg : quoted + "'");
+  }
+  provenance.catalog = common.no_builtin_catalog ? "" : "built-in";
+  for (const std::string& file : common.catalogs) provenance.catalog += (provenance.catalog.empty() ? "" : " + ") + file;
+  provenance.generated_at = FormatTimestamp(std::chrono::time_point_cast<Duration>(std::chrono::system_clock::now()));
+  return provenance;
 }
 
 // Passes on only the alerts of the rules asked for (all when none) from --from on (the
@@ -198,7 +222,9 @@ void SayWhatTheFiltersLeftOut(const std::vector<std::unique_ptr<InputWindow>>& w
 int RunReplay(const Args& args) {
   CommonOptions common;
   OutputOptions output_options;
-  std::string from_text, to_text, warm_up_text, summary_path, report_path, lateness = "30s", drain_timeout = "30s";
+  std::string from_text, to_text, warm_up_text, summary_path, summary_json_path, report_path, lateness = "30s",
+      drain_timeout = "30s";
+  size_t context_lines = 0;
   std::vector<std::string> nodes, rules, patterns;
   bool fail_on_alert = false;
   po::options_description options("Options");
@@ -220,7 +246,11 @@ int RunReplay(const Args& args) {
        "at the end, how long to wait for alerts still queued for a receiver")
       ("fail-on-alert", po::bool_switch(&fail_on_alert), "exit 1 when an alert at warning or above is shown")
       ("summary", po::value(&summary_path), "write the summary here instead of stderr")
+      ("summary-json", po::value(&summary_json_path),
+       "also write the summary as JSON here (provenance, nodes, alerts, outages, busiest patterns, inputs)")
       ("report", po::value(&report_path), "write a self-contained HTML timeline report here")
+      ("context", po::value(&context_lines)->default_value(0),
+       "in the report, show this many lines of the input before and after each evidence line")
       ("lateness", po::value(&lateness)->default_value("30s"),
        "how far out of event-time order lines may be within one input and still correlate in order");
   po::variables_map values;
@@ -252,8 +282,9 @@ int RunReplay(const Args& args) {
   }
   // The summary and report files are opened now: a wrong folder fails before an hour of
   // archives is read, not after.
-  std::ofstream summary_file, report_file;
+  std::ofstream summary_file, summary_json_file, report_file;
   for (auto [path, file, what] : {std::tuple{&summary_path, &summary_file, "--summary"},
+                                  std::tuple{&summary_json_path, &summary_json_file, "--summary-json"},
                                   std::tuple{&report_path, &report_file, "--report"}}) {
     if (path->empty()) continue;
     file->open(*path, std::ios::binary | std::ios::trunc);
@@ -394,8 +425,15 @@ int RunReplay(const Args& args) {
     spdlog::error("cannot write the summary to {}", summary_path);
     return kExitError;
   }
+  const Provenance provenance = ProvenanceOf(args, common);
+  if (!summary_json_path.empty() && !(summary_json_file << timeline.SummaryJson(provenance).dump(2) << "\n" &&
+                                      summary_json_file.flush())) {
+    spdlog::error("cannot write the summary to {}", summary_json_path);
+    return kExitError;
+  }
   if (!report_path.empty()) {
-    report_file << RenderHtml(timeline, "foreshock replay: " + std::to_string(inputs.size()) + " inputs");
+    if (context_lines > 0) ReadEvidenceContext(context_lines, &timeline);
+    report_file << RenderHtml(timeline, provenance, *catalog);
     if (!report_file.flush()) {
       spdlog::error("cannot write the report to {}", report_path);
       return kExitError;

@@ -8,11 +8,13 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <signal.h>
 
+#include "testing/screenshot.h"
 #include "testing/subprocess.h"
 #include "testing/temp_dir.h"
 #include "testing/test_paths.h"
@@ -230,7 +232,7 @@ TEST_F(ReplayTest, TheSummaryTellsFirstPrecursorsEscalationsLeadTimeAndBusiestPa
   // One rule for people: to the nearest second (lead_time_s is 1130.635), as text alerts say it.
   EXPECT_NE(summary.find("OUTAGE MARKER, lead time 18m51s\n"), std::string::npos) << summary;
   EXPECT_NE(summary.find("order-events-node-1\n"), std::string::npos);
-  EXPECT_NE(summary.find("busiest patterns\n"), std::string::npos);
+  EXPECT_NE(summary.find("busiest patterns (warning and above first)\n"), std::string::npos);
   EXPECT_NE(summary.find("es.breaker.parent"), std::string::npos);
   EXPECT_EQ(replay.err.find("busiest patterns"), std::string::npos) << "--summary takes it off stderr";
 }
@@ -336,17 +338,17 @@ TEST_F(ReplayTest, TheMastersLinesAboutALaggingNodeAndTheFollowersAboutALostMast
             std::string::npos)
       << lagging.err;
   const std::string html = ReadFile(report);
-  EXPECT_EQ(html.find("<td>es-master-1</td>"), std::string::npos) << "no alert row names the master";
-  EXPECT_NE(html.find("<td>es-data-2</td>"), std::string::npos);
+  EXPECT_EQ(html.find("<td class=\"nowrap\">es-master-1</td>"), std::string::npos) << "no alert row names the master";
+  EXPECT_NE(html.find("<td class=\"nowrap\">es-data-2</td>"), std::string::npos);
   EXPECT_NE(html.find("es-master-1.json:38 (logged by es-master-1) [es.cluster.lagging_node]"), std::string::npos);
 
   const std::string master_loss_report = dir_.path() + "/master-loss.html";
   const auto master_loss = RunForeshock({"replay", "--report", master_loss_report, samples + "/scenarios/master-loss"});
   ASSERT_EQ(master_loss.exit_code, 0) << master_loss.err;
   const std::string master_loss_html = ReadFile(master_loss_report);
-  EXPECT_NE(master_loss_html.find("<td>es-master-1</td>"), std::string::npos);
-  EXPECT_EQ(master_loss_html.find("<td>es-master-2</td>"), std::string::npos) << "the new master raised nothing";
-  EXPECT_EQ(master_loss_html.find("<td>es-data-2</td>"), std::string::npos) << "nor did the follower";
+  EXPECT_NE(master_loss_html.find("<td class=\"nowrap\">es-master-1</td>"), std::string::npos);
+  EXPECT_EQ(master_loss_html.find("<td class=\"nowrap\">es-master-2</td>"), std::string::npos) << "the new master raised nothing";
+  EXPECT_EQ(master_loss_html.find("<td class=\"nowrap\">es-data-2</td>"), std::string::npos) << "nor did the follower";
   EXPECT_NE(master_loss_html.find("(logged by es-master-2) [es.cluster.node_left]"), std::string::npos);
   EXPECT_NE(master_loss_html.find("(logged by es-data-2) [es.cluster.master_failed]"), std::string::npos);
 
@@ -354,8 +356,8 @@ TEST_F(ReplayTest, TheMastersLinesAboutALaggingNodeAndTheFollowersAboutALostMast
   const auto disk_fill = RunForeshock({"replay", "--report", disk_fill_report, samples + "/scenarios/disk-fill"});
   ASSERT_EQ(disk_fill.exit_code, 0) << disk_fill.err;
   const std::string disk_fill_html = ReadFile(disk_fill_report);
-  EXPECT_EQ(disk_fill_html.find("<td>es-master-1</td>"), std::string::npos) << "the master only reported es-data-3";
-  EXPECT_NE(disk_fill_html.find("<td>es-data-3</td>"), std::string::npos);
+  EXPECT_EQ(disk_fill_html.find("<td class=\"nowrap\">es-master-1</td>"), std::string::npos) << "the master only reported es-data-3";
+  EXPECT_NE(disk_fill_html.find("<td class=\"nowrap\">es-data-3</td>"), std::string::npos);
   EXPECT_NE(disk_fill_html.find("(logged by es-master-1) [es.disk.low_watermark]"), std::string::npos);
   for (const char* quiet : {"es-data-2\n  no precursor at warning or above\n  no alert\n",
                             "es-master-2\n  no precursor at warning or above\n  no alert\n"}) {
@@ -382,7 +384,13 @@ TEST_F(ReplayTest, AReportIntoAMissingFolderFailsBeforeTheRun) {
   }
 }
 
-TEST_F(ReplayTest, TheHtmlReportIsSelfContainedEscapedAndDrawsInChromium) {
+size_t Occurrences(const std::string& text, const std::string& what) {
+  size_t count = 0;
+  for (size_t at = 0; (at = text.find(what, at)) != std::string::npos; at += what.size()) ++count;
+  return count;
+}
+
+TEST_F(ReplayTest, TheHtmlReportIsSelfContainedAndEscapesWhatLogsSay) {
   // A precursor line carrying markup: it must reach the page as text.
   const std::string hostile = dir_.path() + "/archive/order-events-node-4.json";
   std::ofstream(hostile) << "{\"@timestamp\":\"2026-11-29T03:20:00.000Z\",\"log.level\":\"WARN\",\"message\":"
@@ -399,28 +407,148 @@ TEST_F(ReplayTest, TheHtmlReportIsSelfContainedEscapedAndDrawsInChromium) {
   EXPECT_NE(html.find("&lt;b&gt;node-4&lt;/b&gt;"), std::string::npos);
   EXPECT_EQ(html.find("src=\"http"), std::string::npos) << "nothing fetched from the network";
   EXPECT_EQ(html.find("href=\"http"), std::string::npos);
+  EXPECT_EQ(html.find("break-all"), std::string::npos) << "stack traces keep their lines";
+}
+
+// What a responder reads in the report of the seed incident, as text.
+TEST_F(ReplayTest, TheReportTellsWhoMadeItTheOutageTheNumbersAndEachStoryOnce) {
+  const std::string report = dir_.path() + "/report.html";
+  const auto replay = RunForeshock({"replay", "--report", report, "--context", "2", dir_.path() + "/archive"});
+  ASSERT_EQ(replay.exit_code, 0) << replay.err;
+  const std::string html = ReadFile(report);
+  // Provenance and title.
+  EXPECT_NE(html.find("<h1>foreshock replay: cluster search-prod, 2026-11-29 01:30\u201304:29 UTC</h1>"),
+            std::string::npos) << html.substr(0, 3000);
+  EXPECT_NE(html.find("<dt>command</dt><dd>foreshock replay --report " + report + " --context 2 " + dir_.path() +
+                      "/archive</dd>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<dt>catalog</dt><dd>built-in</dd>"), std::string::npos);
+  EXPECT_NE(html.find("<dt>made by</dt><dd>foreshock "), std::string::npos);
+  EXPECT_NE(html.find("4 alerts on 1 node, 3 nodes with precursor hits"), std::string::npos);
+  // The outage: a band from the first to the last parent-breaker rejection, and T on the axis.
+  EXPECT_EQ(Occurrences(html, "class=\"outage-band\""), 1u);
+  EXPECT_NE(html.find("outage 03:13\u201303:51, 544 times"), std::string::npos);
+  EXPECT_NE(html.find("T = outage 03:13"), std::string::npos);
+  EXPECT_NE(html.find(">T\u221213m<"), std::string::npos) << "03:00 is 13 minutes before the outage";
+  // Hover text: the bucket, the node, the count, the patterns.
+  EXPECT_NE(html.find(" UTC on order-events-node-2: "), std::string::npos);
+  EXPECT_NE(html.find("  es.breaker.parent \u00d7"), std::string::npos);
+  // The numbers behind the story: breaker usage against its limit, heap around old GCs.
+  EXPECT_NE(html.find("<svg id=\"values\""), std::string::npos);
+  EXPECT_NE(html.find(">\u2014 breaker_usage</text>"), std::string::npos);
+  EXPECT_NE(html.find(">- - breaker_limit</text>"), std::string::npos);
+  EXPECT_NE(html.find(">\u2014 heap_after</text>"), std::string::npos);
+  EXPECT_NE(html.find("<th>cluster</th>"), std::string::npos);
+  // One story, its evidence once (not at each of its 4 alerts), its runbook once, with lines
+  // of context around the evidence line.
+  EXPECT_EQ(Occurrences(html, "class=\"story\""), 1u);
+  EXPECT_EQ(Occurrences(html, "order-events-node-2.json.1.zst:516 ["), 1u);
+  EXPECT_EQ(Occurrences(html, "class=\"runbook\""), 1u);
+  EXPECT_NE(html.find("\n<b>516  {&quot;@timestamp&quot;:&quot;2026-11-29T02:54:11.482Z&quot;"), std::string::npos);
+  EXPECT_NE(html.find(">514  {&quot;@timestamp&quot;"), std::string::npos) << "two lines before it";
+  // Busiest patterns: warnings first, info-level noise after.
+  const size_t breaker = html.find("critical es.breaker.parent");
+  const size_t noise = html.find("info     es.jvm.gc_overhead_moderate");
+  ASSERT_NE(breaker, std::string::npos);
+  ASSERT_NE(noise, std::string::npos);
+  EXPECT_LT(breaker, noise) << "680 info-level hits come after the 544 breaker trips";
+  // Markers never overlap, in any scenario.
+  for (const auto& entry : fs::directory_iterator(std::string(testing::kSamplesDir) + "/scenarios")) {
+    const std::string page = dir_.path() + "/" + entry.path().filename().string() + ".html";
+    ASSERT_EQ(RunForeshock({"replay", "--report", page, entry.path().string()}).exit_code, 0) << entry.path();
+    const std::string text = ReadFile(page);
+    std::vector<std::pair<double, double>> markers;
+    for (size_t at = 0; (at = text.find("class=\"alert-marker\" cx=\"", at)) != std::string::npos; ++at) {
+      const size_t x = at + 25;
+      const size_t y = text.find("cy=\"", x) + 4;
+      markers.emplace_back(std::stod(text.substr(x)), std::stod(text.substr(y)));
+    }
+    for (size_t a = 0; a < markers.size(); ++a) {
+      for (size_t b = a + 1; b < markers.size(); ++b) {
+        EXPECT_GE(std::hypot(markers[a].first - markers[b].first, markers[a].second - markers[b].second), 12.0)
+            << entry.path().filename() << ": markers " << a << " and " << b << " overlap";
+      }
+    }
+  }
+}
+
+TEST_F(ReplayTest, AReportWithNoAlertSaysSo) {
+  const std::string report = dir_.path() + "/report.html";
+  ASSERT_EQ(RunForeshock({"replay", "--report", report, "--rule", "es.chain.disk_fill", dir_.path() + "/archive"})
+                .exit_code,
+            0);
+  const std::string html = ReadFile(report);
+  EXPECT_NE(html.find("<div class=\"sub\">no alerts, "), std::string::npos);
+  EXPECT_NE(html.find("<p>No alerts.</p>"), std::string::npos);
+}
+
+TEST_F(ReplayTest, TheSummaryAsJsonIsForTicketsAndPostmortems) {
+  const std::string path = dir_.path() + "/summary.json";
+  const auto replay = RunForeshock({"replay", "--summary-json", path, dir_.path() + "/archive"});
+  ASSERT_EQ(replay.exit_code, 0) << replay.err;
+  const json summary = json::parse(ReadFile(path));
+  EXPECT_EQ(summary["foreshock"]["command_line"], "foreshock replay --summary-json " + path + " " + dir_.path() + "/archive");
+  EXPECT_EQ(summary["clusters"], json::array({"search-prod"}));
+  ASSERT_EQ(summary["alerts"].size(), 4u);
+  EXPECT_EQ(summary["alerts"][2]["lead_time_s"], 1130.635);
+  EXPECT_EQ(summary["alerts"][2]["node"], "order-events-node-2");
+  const json& node = summary["nodes"]["order-events-node-2"];
+  EXPECT_EQ(node["first_precursor"]["@timestamp"], "2026-11-29T02:54:11.482Z");
+  EXPECT_EQ(node["outages"][0], json({{"from", "2026-11-29T03:13:02.117Z"},
+                                      {"to", "2026-11-29T03:51:10.140Z"},
+                                      {"pattern", "es.breaker.parent"},
+                                      {"count", 544}}));
+  EXPECT_EQ(summary["busiest_patterns"][0]["pattern"], "es.breaker.parent");
+  EXPECT_EQ(summary["inputs"].size(), 3u);
+}
+
+// The report as a browser draws it and as it prints: the provenance, the outage band and a
+// plotted value are on the page, and the PDF holds every story's evidence.
+TEST_F(ReplayTest, TheReportDrawsAndPrintsInChromium) {
+  const std::string report = dir_.path() + "/report.html";
+  ASSERT_EQ(RunForeshock({"replay", "--report", report, dir_.path() + "/archive"}).exit_code, 0);
   const char* chromium = "/usr/bin/chromium";
+  if (!fs::exists(chromium) || !fs::exists("/usr/bin/pdftotext")) {
+    GTEST_SKIP() << "chromium or pdftotext absent (.ci/setup-deps.sh --with-test-tools installs them)";
+  }
   testing::ProcessOptions slow;
   slow.timeout = std::chrono::milliseconds(120000);
-  if (!fs::exists(chromium)) GTEST_SKIP() << "chromium absent: the report was checked as text only";
   const auto rendered = testing::RunProcess({chromium, "--headless", "--no-sandbox", "--disable-gpu",
                                              "--enable-logging=stderr", "--v=0", "--dump-dom", "file://" + report},
                                             slow);
   ASSERT_EQ(rendered.exit_code, 0) << rendered.err;
   EXPECT_EQ(rendered.err.find(":CONSOLE"), std::string::npos) << "console messages: " << rendered.err;
-  EXPECT_NE(rendered.out.find("<svg id=\"timeline\""), std::string::npos);
-  size_t markers = 0;
-  for (size_t at = 0; (at = rendered.out.find("class=\"alert-marker\"", at)) != std::string::npos; ++at) ++markers;
-  EXPECT_GE(markers, 5u) << "node-2's four alerts and node-4's";
-  EXPECT_NE(rendered.out.find("class=\"lead-span\""), std::string::npos);
-  EXPECT_NE(rendered.out.find("lead time 18m51s"), std::string::npos);
-  // And it draws: a screenshot of the page is a real picture.
+  EXPECT_EQ(Occurrences(rendered.out, "class=\"alert-marker\""), 4u);
+  // The screenshot: the outage band (#e53935 at 16 % on #fafafa) in the timeline, and below
+  // it the plotted breaker limit in the one colour nothing else uses (#00897b).
   const std::string png = dir_.path() + "/report.png";
   const auto shot = testing::RunProcess({chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                                         "--window-size=1280,800", "--screenshot=" + png, "file://" + report},
+                                         "--window-size=1280,1400", "--screenshot=" + png, "file://" + report},
                                         slow);
   ASSERT_EQ(shot.exit_code, 0) << shot.err;
-  EXPECT_GT(fs::file_size(png), 20000u);
+  const auto picture = testing::ReadPng(png);
+  ASSERT_TRUE(picture.has_value());
+  const auto band = picture->FirstRowWith(247, 219, 219, 6);
+  ASSERT_TRUE(band.has_value()) << "no outage band drawn";
+  EXPECT_GT(picture->CountNear(247, 219, 219, 6), 5000u) << "a band, not a speck";
+  const auto plotted = picture->FirstRowWith(0x00, 0x89, 0x7b, 24);
+  ASSERT_TRUE(plotted.has_value()) << "no plotted value";
+  EXPECT_GT(*plotted, *band) << "the numbers are drawn below the timeline";
+  EXPECT_GT(picture->CountNear(0x00, 0x89, 0x7b, 24), 300u) << "a line, not a dot";
+  // The print: a PDF whose text has the provenance, the outage and the evidence (expanded).
+  const std::string pdf = dir_.path() + "/report.pdf";
+  const auto printed = testing::RunProcess({chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                                            "--print-to-pdf=" + pdf, "file://" + report},
+                                           slow);
+  ASSERT_EQ(printed.exit_code, 0) << printed.err;
+  const auto text = testing::RunProcess({"/usr/bin/pdftotext", "-layout", pdf, "-"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("foreshock replay: cluster search-prod"), std::string::npos) << text.out.substr(0, 2000);
+  EXPECT_NE(text.out.find("foreshock replay --report"), std::string::npos) << "the command line";
+  EXPECT_NE(text.out.find("T = outage 03:13"), std::string::npos);
+  EXPECT_NE(text.out.find("Trying to create too many scroll contexts"), std::string::npos)
+      << "the evidence is printed, not folded away";
+  EXPECT_NE(text.out.find("breaker_usage"), std::string::npos);
 }
 
 }  // namespace
