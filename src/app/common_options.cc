@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 
 #include "base/terminal_text.h"
@@ -41,6 +42,9 @@ void AddInputOptions(po::options_description* description, CommonOptions* option
        "a stamp farther than this from its node's clock (ahead or behind) moves that clock only once "
        "the node's next 2 records agree with it; until then it is correlated at the node's time "
        "and reported as a clock anomaly");
+  description->add_options()("cluster", po::value(&options->cluster),
+                             "cluster name for lines that carry none (plain text, journald, containers; default: "
+                             "the cluster in Elasticsearch's file name, as prod in prod_server.json)");
   if (with_node) {
     description->add_options()("node", po::value(&options->node),
                                "node name for records that carry none (default: the input's file name)");
@@ -81,9 +85,28 @@ std::string NodeOfFile(const std::string& path) {
   const std::filesystem::path file(path);
   const std::string name = file.filename().string();
   const std::string stem = name.substr(0, name.find('.'));
-  if (stem != "gc") return stem;
+  const bool named_for_cluster = !ClusterOfFile(path).empty();
+  if (stem != "gc" && !named_for_cluster) return stem;
   const std::string folder = std::filesystem::absolute(file).parent_path().filename().string();
-  return folder.empty() ? stem : folder;
+  // Elasticsearch's own folders name no node.
+  for (const char* generic : {"elasticsearch", "opensearch", "log", "logs"}) {
+    if (folder == generic) return named_for_cluster ? "" : stem;
+  }
+  return folder.empty() ? (named_for_cluster ? "" : stem) : folder;
+}
+
+std::string ClusterOfFile(const std::string& path) {
+  const std::string name = std::filesystem::path(path).filename().string();
+  const std::string stem = name.substr(0, name.find('.'));
+  for (const char* suffix : {"_server", "_deprecation", "_index_search_slowlog", "_index_indexing_slowlog", "_audit"}) {
+    if (stem.size() > std::strlen(suffix) && stem.ends_with(suffix)) return stem.substr(0, stem.size() - std::strlen(suffix));
+  }
+  return "";
+}
+
+std::string DefaultCluster(const CommonOptions& options, const std::string& path) {
+  if (!options.cluster.empty()) return options.cluster;
+  return path == "-" ? "" : ClusterOfFile(path);
 }
 
 std::string DefaultNode(const CommonOptions& options, const std::string& path) {
@@ -150,6 +173,7 @@ Result<RecordReaderOptions> ReaderOptions(const CommonOptions& options) {
   reader.max_line_bytes = options.max_line_bytes;
   reader.record_limits.max_record_bytes = std::max<size_t>(options.max_line_bytes, 1 << 20);
   reader.default_node = options.node;
+  reader.default_cluster = options.cluster;
   return reader;
 }
 

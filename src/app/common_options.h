@@ -25,6 +25,7 @@ struct CommonOptions {
   std::string timezone = "UTC";
   std::string log_level = "info";
   std::string node;
+  std::string cluster;
   size_t max_line_bytes = 1 << 20;
   bool exhaustive = false;  // decode every record in full (the output is the same)
   std::string max_clock_jump = "5m";
@@ -41,11 +42,18 @@ void AddLoggingOption(boost::program_options::options_description* description,
                       CommonOptions* options);
 
 // The node a log file's records belong to when they name none: its name before the first dot
-// ("es-data-1.json.1.gz" -> es-data-1). The JVM's gc.log (gc.log.0, gc.log.03, ...) is named
-// after no node: it takes its folder's name (archive/es-data-1/gc.log -> es-data-1).
+// ("es-data-1.json.1.gz" -> es-data-1). The JVM's gc.log (gc.log.0, gc.log.03, ...) and
+// Elasticsearch's own files (prod_server.json: named for the cluster) are named after no
+// node: they take their folder's name (archive/es-data-1/gc.log -> es-data-1), unless it is
+// Elasticsearch's own (/var/log/elasticsearch: then none for prod_server.json).
 std::string NodeOfFile(const std::string& path);
 // --node if given, else NodeOfFile() (nothing for stdin, "-").
 std::string DefaultNode(const CommonOptions& options, const std::string& path);
+// The cluster Elasticsearch's own file names carry: "prod" for prod_server.json,
+// prod_deprecation.json, prod_index_search_slowlog.log, ...; "" for other names.
+std::string ClusterOfFile(const std::string& path);
+// --cluster if given, else ClusterOfFile().
+std::string DefaultCluster(const CommonOptions& options, const std::string& path);
 
 // Sends foreshock's own log to stderr at `level` (trace, debug, info, warn, error, off).
 Status SetUpLogging(const std::string& level);

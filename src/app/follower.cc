@@ -122,6 +122,7 @@ void Follower::Discover() {
       TailSource* raw = source.get();
       RecordReaderOptions reader_options = options_.reader;
       if (reader_options.default_node.empty()) reader_options.default_node = NodeOfFile(path);
+      if (reader_options.default_cluster.empty()) reader_options.default_cluster = ClusterOfFile(path);
       auto reader = RecordReader::Create(std::move(source), reader_options);
       if (!reader.ok()) continue;  // options were validated before
       files_[path] = File{raw, std::move(reader).value()};

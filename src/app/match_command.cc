@@ -144,6 +144,7 @@ int RunMatch(const Args& args) {
     if (!source.ok()) return UsageError(source.status().message());
     RecordReaderOptions per_input = *reader_options;
     per_input.default_node = DefaultNode(common, path);
+    per_input.default_cluster = DefaultCluster(common, path);
     auto reader = RecordReader::Create(std::move(source).value(), per_input);
     if (!reader.ok()) return UsageError(reader.status().message());
     LogRecord record;

@@ -442,7 +442,10 @@ void RecordReader::ApplyHints(const EnvelopeHints& hints, LogRecord* record) {
   // even when both strings are empty).
   if (record->level == Level::kUnknown) record->level = hints.level;
   if (record->logger.empty() && !hints.logger.empty()) record->logger = hints.logger;
-  if (record->cluster.empty() && !hints.cluster.empty()) record->cluster = hints.cluster;
+  if (record->cluster.empty()) {
+    const std::string& cluster = !hints.cluster.empty() ? hints.cluster : options_.default_cluster;
+    if (!cluster.empty()) record->cluster = cluster;
+  }
   if (record->dataset.empty() && !hints.dataset.empty()) record->dataset = hints.dataset;
   // A line out of its input's format (cut, garbled, a bare exception line) that names no
   // node is the node its input last named, not a node named after the file. (A well-formed

@@ -49,7 +49,8 @@ struct RecordReaderOptions {
   size_t max_line_bytes = 1 << 20;
   AssemblerLimits record_limits;
   Duration quiet_flush = std::chrono::seconds(1);
-  std::string default_node;  // for records that name no node
+  std::string default_node;     // for records that name no node
+  std::string default_cluster;  // for records that name no cluster
   // When set, a record whose raw text holds none of the matcher's prefilter literals (and
   // no escape that could hide one) is decoded header-only: time, node and cluster, no
   // text. Output is the same; ordinary lines cost a fraction.

@@ -362,6 +362,7 @@ int RunReplay(const Args& args) {
     RecordReaderOptions per_input = *reader_options;
     if (!common.exhaustive) per_input.prefilter = matcher->get();
     per_input.default_node = NodeOfFile(path);
+    per_input.default_cluster = DefaultCluster(common, path);
     auto reader = RecordReader::Create(std::move(source).value(), per_input);
     if (!reader.ok()) return UsageError(reader.status().message());
     windows.push_back(std::make_unique<InputWindow>());

@@ -174,6 +174,7 @@ int RunScan(const Args& args) {
     RecordReaderOptions per_input = *reader_options;
     if (!common.exhaustive) per_input.prefilter = matcher->get();
     per_input.default_node = DefaultNode(common, path);
+    per_input.default_cluster = DefaultCluster(common, path);
     auto reader = RecordReader::Create(std::move(source).value(), per_input);
     if (!reader.ok()) return UsageError(reader.status().message());
     readers.push_back(std::move(reader).value());

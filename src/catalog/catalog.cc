@@ -1,5 +1,8 @@
 #include "catalog/catalog.h"
 
+#include <algorithm>
+#include <cctype>
+
 namespace foreshock {
 
 std::string_view SeverityName(Severity severity) {
@@ -37,6 +40,24 @@ int Catalog::FindPattern(std::string_view id) const {
 int Catalog::FindRule(std::string_view id) const {
   auto it = rule_index_.find(std::string(id));
   return it == rule_index_.end() ? -1 : it->second;
+}
+
+bool IsPlaceholderName(std::string_view name) {
+  if (name.empty() || !(std::islower(static_cast<unsigned char>(name[0])) || name[0] == '_')) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+std::vector<std::string> PlaceholdersIn(std::string_view text) {
+  std::vector<std::string> names;
+  for (size_t open = text.find('{'); open != std::string_view::npos; open = text.find('{', open + 1)) {
+    const size_t close = text.find('}', open);
+    if (close == std::string_view::npos) break;
+    const std::string_view name = text.substr(open + 1, close - open - 1);
+    if (IsPlaceholderName(name)) names.emplace_back(name);
+  }
+  return names;
 }
 
 }  // namespace foreshock

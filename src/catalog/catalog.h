@@ -117,6 +117,11 @@ struct Rule {
 
 std::string_view KindName(Rule::Kind kind);  // "single", "threshold", ...
 
+// Messages and runbooks name placeholders as {lowercase_name}: {node}, {cluster}, {count}
+// or a capture. Braces around anything else (JSON in a runbook) are plain text.
+bool IsPlaceholderName(std::string_view name);
+std::vector<std::string> PlaceholdersIn(std::string_view text);
+
 class Catalog {
  public:
   Catalog(std::vector<Pattern> patterns, std::vector<Rule> rules);

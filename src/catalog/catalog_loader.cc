@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include "catalog/rule_reader.h"
@@ -231,6 +232,61 @@ void CheckRuleReferences(const std::vector<Pattern>& patterns, const std::vector
   }
 }
 
+// The named captures of a pattern's regex: what its rules' messages may name.
+std::set<std::string> CapturesOf(const Pattern& pattern) {
+  std::set<std::string> names;
+  for (auto& [name, type] : pattern.fields) names.insert(name);
+  for (size_t at = pattern.regex.find("(?P<"); at != std::string::npos; at = pattern.regex.find("(?P<", at + 1)) {
+    const size_t end = pattern.regex.find('>', at);
+    if (end != std::string::npos) names.insert(pattern.regex.substr(at + 4, end - at - 4));
+  }
+  return names;
+}
+
+// Every {placeholder} of a message or runbook must be one the alert can fill: a typo would
+// otherwise reach the on-call as "(heap_usd not logged)". When a user's override of a
+// pattern no longer captures what a rule names, that is said as a note (the alert says the
+// value was not logged): overriding a pattern must not break the rules built on it.
+void CheckPlaceholders(const std::vector<Pattern>& patterns, const std::vector<Rule>& rules, LoadReport* report) {
+  std::map<std::string, const Pattern*> by_id;
+  for (const Pattern& pattern : patterns) by_id[pattern.id] = &pattern;
+  auto check = [&](const std::string& text, const std::set<std::string>& known, const SourceLocation& where,
+                   const std::string& what, bool overridden) {
+    for (const std::string& name : PlaceholdersIn(text)) {
+      if (known.contains(name)) continue;
+      std::string listed;
+      for (const std::string& each : known) listed += (listed.empty() ? "" : ", ") + each;
+      if (overridden) {
+        report->Note(where, what + " uses '{" + name + "}', which an overridden pattern no longer captures; its "
+                            "alerts will say '(" + name + " not logged)'");
+      } else {
+        report->Error(where, what + " uses unknown placeholder '{" + name + "}' (it can use " + listed + ")");
+      }
+    }
+  };
+  for (const Pattern& pattern : patterns) {
+    std::set<std::string> known = CapturesOf(pattern);
+    known.insert({"node", "cluster", "count"});
+    check(pattern.runbook, known, pattern.where, "the runbook of pattern '" + pattern.id + "'", false);
+  }
+  for (const Rule& rule : rules) {
+    std::set<std::string> known = {"node", "cluster", "count"};
+    bool overridden = false;
+    for (const RuleStep& step : rule.steps) {
+      for (const std::string& id : step.patterns) {
+        if (auto it = by_id.find(id); it != by_id.end()) {
+          known.merge(CapturesOf(*it->second));
+          overridden = overridden || (!it->second->overrides.empty() && rule.overrides.empty());
+        }
+      }
+    }
+    for (const RuleStep& step : rule.steps) {
+      check(step.message, known, rule.where, "rule '" + rule.id + "' message", overridden);
+    }
+    check(rule.runbook, known, rule.where, "the runbook of rule '" + rule.id + "'", overridden);
+  }
+}
+
 // A pattern at warning or above that no rule alerts on alerts on its own: a `single` rule
 // with the pattern's id, title, severity and runbook.
 void AddImplicitRules(const std::vector<Pattern>& patterns, std::vector<Rule>* rules) {
@@ -286,6 +342,7 @@ std::unique_ptr<const Catalog> LoadCatalog(const std::vector<CatalogSource>& sou
     Merge(std::move(layer_rules), source.layer, &rules, report);
   }
   CheckRuleReferences(patterns, rules, report);
+  CheckPlaceholders(patterns, rules, report);
   if (report->has_errors()) return nullptr;
   AddImplicitRules(patterns, &rules);
   return std::make_unique<const Catalog>(std::move(patterns), std::move(rules));

@@ -139,13 +139,13 @@ Alert MakeAlert(const Rule& rule, const GroupState& state, Alert::Action action,
   // A firing or an escalation is made by the line just added; a resolution by none (a
   // recovery line's node is set by its caller).
   if (action != Alert::Action::kResolved && !state.evidence.empty()) alert.observer = state.evidence.back().observer;
-  alert.message = RenderMessage(step.message, state.node, state.cluster, state.fields);
-  alert.runbook = RenderMessage(rule.runbook, state.node, state.cluster, state.fields);
+  alert.message = RenderMessage(step.message, state.node, state.cluster, state.fields, state.count);
+  alert.runbook = RenderMessage(rule.runbook, state.node, state.cluster, state.fields, state.count);
   return alert;
 }
 
-std::string RenderMessage(const std::string& pattern, const std::string& node,
-                          const std::string& cluster, const std::map<std::string, Capture>& fields) {
+std::string RenderMessage(const std::string& pattern, const std::string& node, const std::string& cluster,
+                          const std::map<std::string, Capture>& fields, int count) {
   std::string out;
   size_t pos = 0;
   while (pos < pattern.size()) {
@@ -157,14 +157,18 @@ std::string RenderMessage(const std::string& pattern, const std::string& node,
     }
     out.append(pattern, pos, open - pos);
     const std::string name = pattern.substr(open + 1, close - open - 1);
-    if (name == "node" && !node.empty()) {
-      out += node;
-    } else if (name == "cluster" && !cluster.empty()) {
-      out += cluster;
+    if (!IsPlaceholderName(name)) {
+      out.append(pattern, open, close - open + 1);  // JSON in a runbook, a regex quantifier
+    } else if (name == "node") {
+      out += node.empty() ? kUnnamedNode : node;
+    } else if (name == "cluster") {
+      out += cluster.empty() ? kUnnamedCluster : cluster;
+    } else if (name == "count") {
+      out += std::to_string(count);
     } else if (auto it = fields.find(name); it != fields.end()) {
       out += it->second.text;
     } else {
-      out.append(pattern, open, close - open + 1);
+      out += "(" + name + " not logged)";
     }
     pos = close + 1;
   }

@@ -47,8 +47,16 @@ void PinLatest(const Evidence& entry, std::vector<Evidence>* evidence);
 // captured fields and evidence.
 Alert MakeAlert(const Rule& rule, const GroupState& state, Alert::Action action, TimePoint time);
 
-// Fills "{node}", "{cluster}" and "{capture}" placeholders; unknown ones stay as written.
-std::string RenderMessage(const std::string& pattern, const std::string& node,
-                          const std::string& cluster, const std::map<std::string, Capture>& fields);
+// What an alert's text says for a node or cluster the logs did not name.
+inline constexpr const char* kUnnamedNode = "(node not named in the log)";
+inline constexpr const char* kUnnamedCluster = "(cluster not named in the log; see --cluster)";
+
+// Fills the placeholders of a rule's message or runbook: {node}, {cluster}, {count} (the
+// hits counted) and {capture} (a named capture of its patterns). No placeholder reaches an
+// alert unfilled: an unnamed node or cluster says so (kUnnamedNode, kUnnamedCluster), a
+// capture its lines did not have says "(name not logged)". Braces around anything but a
+// lowercase name (JSON in a runbook) stay as written.
+std::string RenderMessage(const std::string& pattern, const std::string& node, const std::string& cluster,
+                          const std::map<std::string, Capture>& fields, int count);
 
 }  // namespace foreshock

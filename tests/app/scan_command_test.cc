@@ -339,6 +339,52 @@ TEST(ScanCommandTest, OneOfEachIsCountedInTheSingular) {
   EXPECT_NE(replay.err.find("foreshock replay: 1 input, 1 record, 1 alert,"), std::string::npos) << replay.err;
 }
 
+// No placeholder reaches an alert unfilled: a line naming no node or cluster says so, a
+// capture its line lacks says so; --cluster names the cluster of lines that carry none, and
+// Elasticsearch's own file names (prod_server.json) name it too.
+TEST(ScanCommandTest, PlaceholdersAreFilledOrSayWhatTheLogDidNotName) {
+  testing::TempDir dir;
+  const std::string catalog = dir.Write("c.yaml", R"(patterns:
+  - id: test.heap
+    title: Heap warning
+    category: memory
+    severity: warning
+    regex: 'heap warning(?: at (?P<heap>\d+%))?'
+    examples: {match: ['heap warning at 95%'], no_match: ['heap fine']}
+rules:
+  - id: test.heap_rule
+    name: Heap
+    category: memory
+    pattern: test.heap
+    message: 'on {node} in {cluster}: {count} hit, heap {heap}'
+)");
+  const std::vector<std::string> args = {"scan", "--no-builtin-catalog", "--catalog", catalog, "--format", "text"};
+  testing::ProcessOptions piped;
+  piped.stdin_data = "heap warning\n";
+  const auto bare = RunForeshock(args, piped);
+  ASSERT_EQ(bare.exit_code, 0) << bare.err;
+  const auto alert = nlohmann::json::parse(bare.out.substr(0, bare.out.find('\n')));
+  EXPECT_EQ(alert["message"], "on (node not named in the log) in (cluster not named in the log; see --cluster): 1 hit, "
+                              "heap (heap not logged)");
+  std::vector<std::string> named = args;
+  named.insert(named.end(), {"--cluster", "search-prod", "--node", "es-data-1"});
+  const auto with_names = RunForeshock(named, piped);
+  EXPECT_NE(with_names.out.find("\"message\":\"on es-data-1 in search-prod: 1 hit, heap (heap not logged)\""),
+            std::string::npos)
+      << with_names.out;
+  // Named for the cluster, the file names no node: its folder does, in an archive by node.
+  for (const char* folder : {"es-data-7", "elasticsearch"}) {
+    std::filesystem::create_directories(dir.path() + "/" + folder);
+    const std::string file = dir.Write(std::string(folder) + "/logs-prod_server.json", "heap warning at 95%\n");
+    std::vector<std::string> from_file = args;
+    from_file.push_back(file);
+    const auto by_file = RunForeshock(from_file);
+    const std::string node = folder == std::string("es-data-7") ? "es-data-7" : "(node not named in the log)";
+    EXPECT_NE(by_file.out.find("\"message\":\"on " + node + " in logs-prod: 1 hit, heap 95%\""), std::string::npos)
+        << by_file.out;
+  }
+}
+
 TEST(ScanCommandTest, EveryVerbHasHelpAndTheBinaryHasAVersion) {
   for (const std::vector<std::string>& args : {std::vector<std::string>{"--help"}, {"scan", "--help"},
                                               {"catalog", "--help"}}) {

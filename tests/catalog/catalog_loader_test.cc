@@ -214,5 +214,25 @@ TEST(CatalogLoaderTest, FieldsMustNameCapturesAndMissingPathsAreErrors) {
   EXPECT_NE(messages[1].find("absent.yaml: error: no such file or folder"), std::string::npos);
 }
 
+// A placeholder the alert cannot fill is a catalog error naming file, line and what it
+// could use; JSON braces in a runbook are plain text.
+TEST(CatalogLoaderTest, UnknownPlaceholdersInMessagesAndRunbooksAreErrors) {
+  TempDir dir;
+  std::string text = kGoodPattern;
+  text.replace(text.find("message: 'limit {limit} on {node}'"), 35, "message: 'limit {limt} on {node} of {cluster}'");
+  text.replace(text.find("Clear scrolls."), 14, "Clear scrolls on {nod}: DELETE _search/scroll {\"scroll_id\": \"_all\"}");
+  LoadReport report;
+  EXPECT_EQ(LoadCatalog({{dir.Write("f.yaml", text), CatalogSource::Layer::kUser}}, &report), nullptr);
+  const auto messages = Messages(report);
+  ASSERT_EQ(messages.size(), 2u) << ::testing::PrintToString(messages);
+  EXPECT_NE(messages[0].find("f.yaml:2:"), std::string::npos) << messages[0];
+  EXPECT_NE(messages[0].find("the runbook of pattern 'test.scroll' uses unknown placeholder '{nod}' (it can use "
+                             "cluster, count, limit, node)"),
+            std::string::npos)
+      << messages[0];
+  EXPECT_NE(messages[1].find("f.yaml:14:"), std::string::npos) << messages[1];
+  EXPECT_NE(messages[1].find("rule 'test.scroll_rule' message uses unknown placeholder '{limt}'"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace foreshock
