@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <functional>
 
+#include "base/command_words.h"
 #include "base/counted.h"
 #include "base/fnv1a.h"
 #include "deliver/alertmanager.h"
@@ -126,6 +127,9 @@ Result<std::unique_ptr<Outputs>> Outputs::Build(const OutputOptions& options, co
         destination = std::make_unique<WebhookDestination>(WebhookOptions{target, http});
       }
     } else if (kind == "exec" && !target.empty()) {
+      auto words = CommandWords(target);
+      if (!words.ok()) return Status::InvalidArgument("--output '" + ShownSpec(spec) + "': " + words.status().message());
+      if (words->empty()) return Status::InvalidArgument("--output '" + ShownSpec(spec) + "': no command");
       destination = std::make_unique<ExecDestination>(target, *exec_timeout);
     } else {
       return Status::InvalidArgument("--output '" + ShownSpec(spec) +

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "base/command_words.h"
 #include "base/write_all.h"
 #include "sink/alert_json.h"
 
@@ -21,8 +22,8 @@ extern char** environ;
 namespace foreshock {
 
 ExecDestination::ExecDestination(std::string command, Duration timeout) : name_("exec:" + command), timeout_(timeout) {
-  std::istringstream words(command);
-  for (std::string word; words >> word;) argv_.push_back(word);
+  auto words = CommandWords(command);  // checked by the caller; a bad one is "no command"
+  if (words.ok()) argv_ = std::move(words).value();
 }
 
 namespace {

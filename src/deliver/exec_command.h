@@ -2,8 +2,9 @@
 
 // ExecDestination runs a command for each alert with the alert's JSON on its stdin: the
 // escape hatch for receivers foreshock does not speak (a pager CLI, a chat script). The
-// command is split on spaces and run directly, never through a shell, so nothing in an
-// alert can be interpreted as shell syntax. Its stdout and stderr go to foreshock's stderr
+// command is split into words with shell-like quoting (base/command_words.h) and run
+// directly, never through a shell, so nothing is expanded and nothing in an alert can be
+// interpreted as shell syntax. Its stdout and stderr go to foreshock's stderr
 // (stdout carries alerts only), at most 64 KiB of each run; the rest is counted and dropped. Exit status 0 means delivered; anything else, or running longer
 // than the timeout (then it is killed), is retried.
 

@@ -137,8 +137,8 @@ TEST(DeliveryTest, AlertmanagerGetsLabelsAnnotationsAndTimesOfTheAlertmanagerApi
 
 TEST(DeliveryTest, ExecRunsTheCommandWithTheAlertOnStdinAndNoShell) {
   TempDir dir;
-  const auto result = RunForeshock({"scan", "--output", "exec:/usr/bin/tee -a " + dir.path() + "/got.jsonl",
-                                    "--output", "exec:/bin/echo not-expanded: $HOME", SeedNode(2)});
+  const auto result = RunForeshock({"scan", "--output", "exec:/usr/bin/tee -a '" + dir.path() + "/got.jsonl'",
+                                    "--output", "exec:/bin/echo \"not-expanded:\" $HOME", SeedNode(2)});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const std::vector<json> got = JsonLines(ReadFile(dir.path() + "/got.jsonl"));
   ASSERT_EQ(got.size(), 4u);
@@ -147,6 +147,11 @@ TEST(DeliveryTest, ExecRunsTheCommandWithTheAlertOnStdinAndNoShell) {
   size_t literal = 0;
   for (size_t at = 0; (at = result.err.find("not-expanded: $HOME\n", at)) != std::string::npos; ++at) ++literal;
   EXPECT_EQ(literal, 4u) << "no shell expands anything: " << result.err;
+  const auto unclosed = RunForeshock({"scan", "--output", "exec:/bin/echo 'oops", SeedNode(2)});
+  EXPECT_EQ(unclosed.exit_code, 2);
+  EXPECT_NE(unclosed.err.find("--output 'exec:/bin/echo 'oops': the ' at character 11 is never closed"),
+            std::string::npos)
+      << unclosed.err;
 }
 
 TEST(DeliveryTest, ACommandThatHangsIsKilledAfterTheTimeoutAndTheAlertIsNotCountedDelivered) {
