@@ -8,7 +8,7 @@ set -euo pipefail
 build_packages=(
   build-essential cmake pkg-config
   libre2-dev libboost-program-options-dev libspdlog-dev libfmt-dev nlohmann-json3-dev libsimdjson-dev
-  libyaml-dev zlib1g-dev tzdata libcurl4-openssl-dev prometheus-cpp-dev ca-certificates libzstd-dev
+  libyaml-dev zlib1g-dev tzdata libcurl4-openssl-dev prometheus-cpp-dev libcivetweb-dev ca-certificates libzstd-dev
 )
 test_packages=(
   libgtest-dev libgmock-dev python3

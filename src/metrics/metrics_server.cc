@@ -1,7 +1,6 @@
 #include "metrics/metrics_server.h"
 
 #include <prometheus/counter.h>
-#include <prometheus/exposer.h>
 #include <prometheus/gauge.h>
 #include <prometheus/registry.h>
 
@@ -87,16 +86,9 @@ Result<std::unique_ptr<MetricsServer>> MetricsServer::Start(const std::string& a
       .Register(*server->registry_)
       .Add({{"version", version}})
       .Set(1);
-  try {
-    // A client that connects and says nothing (or stops half way) holds a worker thread
-    // only until the request timeout; with several workers, scrapes go on meanwhile.
-    server->exposer_ = std::make_unique<prometheus::Exposer>(std::vector<std::string>{
-        "listening_ports", address, "num_threads", "8", "request_timeout_ms", "2000", "enable_keep_alive", "no",
-        "linger_timeout_ms", "0"});
-  } catch (const std::exception& error) {
-    return Status::InvalidArgument("--metrics-listen " + address + ": cannot listen: " + error.what());
-  }
-  server->exposer_->RegisterCollectable(server->registry_);
+  auto endpoint = HttpEndpoint::Start(address, server->registry_);
+  if (!endpoint.ok()) return endpoint.status();
+  server->endpoint_ = std::move(endpoint).value();
   return server;
 }
 
@@ -144,6 +136,17 @@ void MetricsServer::Publish(const TelemetrySnapshot& s) {
   if (s.newest_event != TimePoint{}) {
     lag_->Add({}).Set(std::chrono::duration<double>(now - s.newest_event).count());
   }
+  endpoint_->Heartbeat(WhyNotReady(s));
+}
+
+std::string WhyNotReady(const TelemetrySnapshot& snapshot) {
+  std::string why;
+  if (snapshot.inputs.empty() && snapshot.files_followed == 0) why = "no input open yet";
+  for (const auto& [name, delivery] : snapshot.outputs) {
+    if (delivery.failing_since == std::chrono::system_clock::time_point{}) continue;
+    why += (why.empty() ? "" : "; ") + name + " is failing";
+  }
+  return why;
 }
 
 }  // namespace foreshock

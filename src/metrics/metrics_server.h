@@ -1,7 +1,8 @@
 #pragma once
 
 // MetricsServer serves foreshock's own metrics in the Prometheus exposition format
-// (`--metrics-listen 127.0.0.1:9745`, GET /metrics), with prometheus-cpp. The pipeline
+// (`--metrics-listen 127.0.0.1:9745`, GET /metrics), with prometheus-cpp, and the
+// /healthz and /ready probes (http_endpoint.h), readiness judged by WhyNotReady(). The pipeline
 // never touches it on its hot path: the app publishes a TelemetrySnapshot about once a
 // second and counters advance by the difference. Families: foreshock_input_lines_total,
 // _bytes_total, _decode_failures_total, _truncated_lines_total (per input),
@@ -16,10 +17,10 @@
 #include <string>
 
 #include "base/result.h"
+#include "metrics/http_endpoint.h"
 #include "metrics/snapshot.h"
 
 namespace prometheus {
-class Exposer;
 class Registry;
 class Counter;
 class Gauge;
@@ -28,6 +29,10 @@ class Family;
 }  // namespace prometheus
 
 namespace foreshock {
+
+// Why foreshock is not ready for traffic (/ready): no input open yet, an output failing;
+// empty when it is.
+std::string WhyNotReady(const TelemetrySnapshot& snapshot);
 
 class MetricsServer {
  public:
@@ -44,7 +49,7 @@ class MetricsServer {
                uint64_t value);
 
   std::shared_ptr<prometheus::Registry> registry_;
-  std::unique_ptr<prometheus::Exposer> exposer_;
+  std::unique_ptr<HttpEndpoint> endpoint_;  // after registry_: it serves it
   std::map<std::string, uint64_t> published_;  // last value per counter, by family and labels
   prometheus::Family<prometheus::Counter>* lines_;
   prometheus::Family<prometheus::Counter>* bytes_;

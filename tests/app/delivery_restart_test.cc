@@ -329,6 +329,44 @@ TEST_F(DeliveryRestartTest, SecretsInAWebhookUrlReachNoLogMetricFolderOrAlert) {
   EXPECT_EQ(requests[0].headers.at("authorization"), "Basic b3BzOmh1bnRlcjI=");
 }
 
+// Kubernetes probes: /healthz while the process runs; /ready once an input is open and every
+// output delivers, 503 with the reason otherwise. "localhost:PORT" is resolved.
+TEST_F(DeliveryRestartTest, HealthAndReadinessProbesSayWhatIsMissing) {
+  int port = 0;
+  {
+    HttpReceiver probe;  // a free port, released at once
+    port = probe.port();
+  }
+  const std::string logs = dir_.path() + "/logs";
+  const pid_t pid = testing::StartForeshock({"watch", "--no-builtin-catalog", "--catalog", catalog_, "--from",
+                                             "beginning", "--metrics-listen", "localhost:" + std::to_string(port),
+                                             "--output", "webhook:" + receiver_.url(), "--retry-max", "200ms",
+                                             logs + "/*.json"},
+                                            out_, err_);
+  testing::HttpResponse ready;
+  ASSERT_TRUE(WaitFor([&] { return (ready = testing::HttpFetch(port, "/ready")).status != 0; }, 10s)) << ReadFile(err_);
+  EXPECT_EQ(testing::HttpFetch(port, "/healthz").status, 200);
+  EXPECT_EQ(testing::HttpFetch(port, "/healthz").body, "ok\n");
+  ASSERT_TRUE(WaitFor([&] { return (ready = testing::HttpFetch(port, "/ready")).body != "not ready: starting\n"; }, 10s));
+  EXPECT_EQ(ready.status, 503);
+  EXPECT_EQ(ready.body, "not ready: no input open yet\n");
+  std::filesystem::create_directories(logs);
+  AppendPrecursor(logs + "/es.json", 0);
+  ASSERT_TRUE(WaitFor([&] { return (ready = testing::HttpFetch(port, "/ready")).status == 200; }, 10s)) << ready.body;
+  EXPECT_EQ(ready.body, "ready\n");
+  receiver_.Stop();
+  AppendPrecursor(logs + "/es.json", 1);
+  ASSERT_TRUE(WaitFor([&] { return (ready = testing::HttpFetch(port, "/ready")).status == 503; }, 10s)) << ready.body;
+  EXPECT_EQ(ready.body, "not ready: webhook:" + receiver_.url() + " is failing\n");
+  receiver_.Start();
+  EXPECT_TRUE(WaitFor([&] { return testing::HttpFetch(port, "/ready").status == 200; }, 10s)) << "it delivers again";
+  EXPECT_EQ(testing::StopProcess(pid, SIGTERM), 0);
+  const auto taken = testing::RunForeshock({"scan", "--metrics-listen", ":99999", "/dev/null"});
+  EXPECT_EQ(taken.exit_code, 2);
+  EXPECT_NE(taken.err.find("--metrics-listen :99999: the port must be a number from 1 to 65535"), std::string::npos)
+      << taken.err;
+}
+
 TEST_F(DeliveryRestartTest, MetricsAreServedInThePrometheusFormat) {
   int port = 0;
   {

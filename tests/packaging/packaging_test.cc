@@ -169,6 +169,10 @@ TEST(PackagingTest, KubernetesSidecarReadsTheElasticsearchLogVolumeReadOnlyAsNon
   ASSERT_FALSE(security["capabilities"]["drop"].items().empty());
   EXPECT_EQ(security["capabilities"]["drop"].items()[0].Scalar(), "ALL");
   EXPECT_TRUE(foreshock["resources"]["limits"]["memory"]) << "a memory limit";
+  // The probes ask the endpoints --metrics-listen serves, on its port.
+  EXPECT_EQ(foreshock["livenessProbe"]["httpGet"]["path"].Scalar(), "/healthz");
+  EXPECT_EQ(foreshock["readinessProbe"]["httpGet"]["path"].Scalar(), "/ready");
+  EXPECT_EQ(foreshock["readinessProbe"]["httpGet"]["port"].Scalar(), foreshock["ports"].items()[0]["name"].Scalar());
 }
 
 // The value of `key=` in the unit file (the last one wins, as in systemd).

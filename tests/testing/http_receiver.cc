@@ -128,7 +128,9 @@ void HttpReceiver::Handle(int connection) {
   }
 }
 
-std::string HttpGet(int port, const std::string& path) {
+std::string HttpGet(int port, const std::string& path) { return HttpFetch(port, path).body; }
+
+HttpResponse HttpFetch(int port, const std::string& path) {
   const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   const timeval patience{20, 0};  // a server that never answers fails the test instead of hanging it
   ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &patience, sizeof patience);
@@ -138,19 +140,20 @@ std::string HttpGet(int port, const std::string& path) {
   address.sin_port = htons(static_cast<uint16_t>(port));
   if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
     ::close(fd);
-    return "";
+    return {};
   }
   const std::string request = "GET " + path + " HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
   if (::write(fd, request.data(), request.size()) < 0) {
     ::close(fd);
-    return "";
+    return {};
   }
   std::string response;
   char chunk[65536];
   for (ssize_t got; (got = ::read(fd, chunk, sizeof chunk)) > 0;) response.append(chunk, static_cast<size_t>(got));
   ::close(fd);
   const size_t body = response.find("\r\n\r\n");
-  return body == std::string::npos ? "" : response.substr(body + 4);
+  if (body == std::string::npos || !response.starts_with("HTTP/1.")) return {};
+  return {std::atoi(response.c_str() + response.find(' ') + 1), response.substr(body + 4)};
 }
 
 IdleConnection::IdleConnection(int port, const std::string& data) {

@@ -53,6 +53,11 @@ class HttpReceiver {
 
 // GET http://127.0.0.1:port/path; returns the body (empty on failure, or after 20 s without an answer).
 std::string HttpGet(int port, const std::string& path);
+struct HttpResponse {
+  int status = 0;  // 0: no answer
+  std::string body;
+};
+HttpResponse HttpFetch(int port, const std::string& path);
 
 // A TCP connection to 127.0.0.1:port that sends `data` (maybe nothing) and then idles until
 // destroyed: a slow or stuck client.
