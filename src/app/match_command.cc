@@ -1,12 +1,18 @@
-// `foreshock match [FILE|-]...`: for each record, the patterns that hit it and what they
-// captured, then hit counts per pattern, like fail2ban-regex. For writing and debugging
-// catalog entries; it correlates nothing. With --show, every record is printed as foreshock
+// `foreshock match [FILE|-]...`: for each record, the patterns that hit it, the record's
+// node and level, what they captured (as written) and the line that matched, then hit
+// counts per pattern, like fail2ban-regex. For writing and debugging catalog entries; it
+// correlates nothing. --regex RE tries an ad-hoc pattern instead of the catalog; --missed ID
+// prints the lines that hold a pattern's rarest literal but that it did not match (the
+// near misses a too-strict regex leaves). With --show, every record is printed as foreshock
 // understood it (format and envelope, time, level, node, cluster, logger, dataset, message,
 // exception text, hits), as text or, with --json, one JSON object per line.
 
+#include <re2/filtered_re2.h>
+#include <re2/re2.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -16,6 +22,7 @@
 #include "app/main.h"
 #include "app/verb.h"
 #include "base/counted.h"
+#include "base/nearest_names.h"
 #include "base/terminal_text.h"
 #include "correlate/alert_text.h"
 #include "sink/alert_json.h"
@@ -27,16 +34,77 @@ namespace {
 
 namespace po = boost::program_options;
 
+constexpr size_t kShownLineChars = 160;
+
+// The line of the record's text around `offset`, cut to kShownLineChars around the offset
+// (a match deep in a long line is shown from a little before it), escaped.
+std::string LineAt(const std::string& text, size_t offset) {
+  size_t begin = offset == 0 ? 0 : text.rfind('\n', offset - 1) + 1;  // npos + 1 == 0
+  const size_t end = std::min(text.find('\n', offset), text.size());
+  std::string lead;
+  if (offset - begin > kShownLineChars / 2) {
+    begin = offset - kShownLineChars / 4;
+    while (begin < offset && (static_cast<unsigned char>(text[begin]) & 0xC0) == 0x80) ++begin;
+    lead = "\u2026";
+  }
+  std::string line = lead + text.substr(begin, end - begin);
+  if (line.size() > kShownLineChars) {
+    size_t cut = kShownLineChars;
+    while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;  // whole UTF-8 characters
+    line = line.substr(0, cut) + "\u2026";
+  }
+  return EscapeForTerminal(line);
+}
+
+// FILE:LINE  PATTERN [severity]  node NODE, LEVEL  capture=value ... (as written)
+//   | the line that matched
 void PrintHit(const RecordReader& reader, const LogRecord& record, const Pattern& pattern,
               const PatternHit& hit) {
   std::string captures;
-  for (const Capture& capture : hit.captures) {
-    captures += " " + capture.name + "=" + EscapeForTerminal(capture.text);
-    if (capture.number) captures += " (" + std::to_string(*capture.number) + ")";
-  }
-  std::printf("%s:%llu  %s [%s]%s\n", EscapeForTerminal(reader.name()).c_str(),
+  for (const Capture& capture : hit.captures) captures += " " + capture.name + "=" + EscapeForTerminal(capture.text);
+  std::printf("%s:%llu  %s [%s]  %s, %s %s\n  | %s\n", EscapeForTerminal(reader.name()).c_str(),
               static_cast<unsigned long long>(record.line_number), pattern.id.c_str(),
-              std::string(SeverityName(pattern.severity)).c_str(), captures.c_str());
+              std::string(SeverityName(pattern.severity)).c_str(),
+              record.node.empty() ? "no node" : ("node " + EscapeForTerminal(record.node)).c_str(),
+              std::string(LevelName(record.level)).c_str(), captures.c_str(),
+              LineAt(record.text, hit.match_begin).c_str());
+}
+
+// The longest literal a text must hold for `regex` to match it, lower-cased: the likely
+// rarest word of its lines. Empty when the regex needs none.
+std::string RarestLiteral(const std::string& regex) {
+  re2::FilteredRE2 filtered(3);
+  int id = 0;
+  RE2::Options options;
+  options.set_log_errors(false);
+  if (filtered.Add(regex, options, &id) != RE2::NoError) return "";
+  std::vector<std::string> atoms;
+  filtered.Compile(&atoms);
+  std::string rarest;
+  for (const std::string& atom : atoms) {
+    if (atom.size() > rarest.size()) rarest = atom;
+  }
+  return rarest;
+}
+
+bool HoldsFolded(std::string_view text, const std::string& lower) {
+  auto folded = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
+  return std::search(text.begin(), text.end(), lower.begin(), lower.end(),
+                     [&](char a, char b) { return folded(a) == b; }) != text.end();
+}
+
+// A catalog of one pattern, for --regex: checked as the loader checks patterns.
+Result<std::unique_ptr<const Catalog>> AdHocCatalog(const std::string& regex) {
+  RE2::Options options;
+  options.set_log_errors(false);
+  RE2 compiled(regex, options);
+  if (!compiled.ok()) return Status::InvalidArgument("--regex '" + regex + "': " + compiled.error());
+  Pattern pattern;
+  pattern.id = "regex";
+  pattern.title = "--regex";
+  pattern.category = "ad-hoc";
+  pattern.regex = regex;
+  return std::make_unique<const Catalog>(std::vector<Pattern>{pattern}, std::vector<Rule>{});
 }
 
 constexpr size_t kShownExceptionBytes = 2000;
@@ -114,7 +182,11 @@ int RunMatch(const Args& args) {
   AddLoggingOption(&options, &common);
   bool show = false;
   bool json = false;
-  options.add_options()("summary-only", po::bool_switch(&quiet), "print only the hit counts")(
+  std::string regex, missed;
+  options.add_options()("regex", po::value(&regex), "try this RE2 regex on the lines instead of the catalog")(
+      "missed", po::value(&missed),
+      "print the lines that hold this pattern's rarest literal but that it did not match")(
+      "summary-only", po::bool_switch(&quiet), "print only the hit counts")(
       "show", po::bool_switch(&show),
       "print every record as foreshock understood it: format, envelope, time, level, node, cluster, logger, "
       "dataset, message, exception text, hits")("json", po::bool_switch(&json), "with --show: one JSON object per record");
@@ -127,9 +199,31 @@ int RunMatch(const Args& args) {
   if (values.count("input") > 0) inputs = values["input"].as<std::vector<std::string>>();
 
   LoadReport report;
-  auto catalog = LoadConfiguredCatalog(common, &report);
-  for (const Diagnostic& diagnostic : report.diagnostics()) spdlog::warn("{}", diagnostic.ToString());
-  if (catalog == nullptr) return UsageError("the catalog has errors; run 'foreshock catalog lint'");
+  std::unique_ptr<const Catalog> catalog;
+  if (regex.empty()) {
+    catalog = LoadConfiguredCatalog(common, &report);
+    for (const Diagnostic& diagnostic : report.diagnostics()) spdlog::warn("{}", diagnostic.ToString());
+    if (catalog == nullptr) return UsageError("the catalog has errors; run 'foreshock catalog lint'");
+  } else {
+    auto ad_hoc = AdHocCatalog(regex);
+    if (!ad_hoc.ok()) return UsageError(ad_hoc.status().message());
+    catalog = std::move(ad_hoc).value();
+  }
+  int missed_pattern = -1;
+  std::string missed_literal;
+  if (!missed.empty()) {
+    missed_pattern = catalog->FindPattern(missed);
+    if (missed_pattern < 0) {
+      std::vector<std::string> known;
+      for (const Pattern& each : catalog->patterns()) known.push_back(each.id);
+      return UsageError("--missed " + missed + ": no such pattern in the catalog" + DidYouMean(missed, known));
+    }
+    missed_literal = RarestLiteral(catalog->patterns()[static_cast<size_t>(missed_pattern)].regex);
+    if (missed_literal.empty()) return UsageError("--missed " + missed + ": its regex needs no literal to look for");
+    std::printf("lines holding \"%s\" that %s did not match:\n", EscapeForTerminal(missed_literal).c_str(),
+                missed.c_str());
+  }
+  uint64_t near_misses = 0;
   auto matcher = Matcher::Create(*catalog, MatcherOptions{});
   if (!matcher.ok()) return UsageError(matcher.status().message());
   auto reader_options = ReaderOptions(common);
@@ -157,6 +251,22 @@ int RunMatch(const Args& args) {
       hits.clear();
       (*matcher)->Match(record, &hits);
       if (!hits.empty()) ++matched;
+      if (missed_pattern >= 0) {
+        const bool hit = std::any_of(hits.begin(), hits.end(), [&](const PatternHit& h) { return h.pattern == missed_pattern; });
+        if (!hit && HoldsFolded(record.text, missed_literal)) {
+          ++near_misses;
+          const size_t at = static_cast<size_t>(std::distance(
+              record.text.begin(), std::search(record.text.begin(), record.text.end(), missed_literal.begin(),
+                                               missed_literal.end(), [](char a, char b) {
+                                                 return std::tolower(static_cast<unsigned char>(a)) == b;
+                                               })));
+          std::printf("%s:%llu  %s, %s\n  | %s\n", EscapeForTerminal((*reader)->name()).c_str(),
+                      static_cast<unsigned long long>(record.line_number),
+                      record.node.empty() ? "no node" : ("node " + EscapeForTerminal(record.node)).c_str(),
+                      std::string(LevelName(record.level)).c_str(), LineAt(record.text, at).c_str());
+        }
+        continue;
+      }
       for (const PatternHit& hit : hits) {
         const Pattern& pattern = catalog->patterns()[static_cast<size_t>(hit.pattern)];
         ++counts[pattern.id];
@@ -167,6 +277,12 @@ int RunMatch(const Args& args) {
     }
   }
   if (show && json) return kExitOk;  // stdout is JSON lines only
+  if (missed_pattern >= 0) {
+    std::printf("\n%s, %s holding \"%s\" not matched by %s\n", Counted(records, "record", "records").c_str(),
+                Counted(near_misses, "record", "records").c_str(), EscapeForTerminal(missed_literal).c_str(),
+                missed.c_str());
+    return kExitOk;
+  }
   std::printf("\n%s, %llu matched\n", Counted(records, "record", "records").c_str(),
               static_cast<unsigned long long>(matched));
   for (const auto& [id, count] : counts) {

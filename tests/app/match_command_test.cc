@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "testing/subprocess.h"
+#include "testing/temp_dir.h"
 #include "testing/test_paths.h"
 
 namespace foreshock {
@@ -16,11 +17,14 @@ TEST(MatchCommandTest, ShowsEachHitWithItsCapturesAndCountsPerPattern) {
   const std::string sample = std::string(testing::kSamplesDir) + "/formats/es-plain.log";
   const testing::ProcessResult result = testing::RunForeshock({"match", sample});
   ASSERT_EQ(result.exit_code, 0) << result.err;
-  EXPECT_NE(result.out.find(sample + ":3  es.search.scroll_context_limit [warning] max_scroll_contexts=500 (500"),
+  // The hit, the record's node and level, the captures as written, the line that matched.
+  EXPECT_NE(result.out.find(sample + ":3  es.search.scroll_context_limit [warning]  node es-data-1, warn  "
+                                     "max_scroll_contexts=500\n  | "),
             std::string::npos)
       << result.out;
-  EXPECT_NE(result.out.find(":10  es.breaker.parent [critical] breaker_label=<http_request>"), std::string::npos)
-      << result.out;
+  EXPECT_EQ(result.out.find("(500.000000)"), std::string::npos) << "numbers as written";
+  EXPECT_NE(result.out.find(":10  es.breaker.parent [critical]  node es-data-1, debug  "), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("breaker_label=<http_request>"), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("6 records, 3 matched"), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("       1  es.search.scroll_context_limit"), std::string::npos);
 }
@@ -100,6 +104,47 @@ TEST(MatchCommandTest, ShowEscapesWhatCameFromTheLog) {
   EXPECT_NE(text.out.find("hello \\u202edlrow"), std::string::npos) << text.out;
   const testing::ProcessResult json = testing::RunForeshock({"match", "--show", "--json"}, options);
   EXPECT_EQ(nlohmann::json::parse(json.out)["node"], "n1\x1b[2J");
+}
+
+// --regex tries a pattern before it goes into a catalog, like fail2ban-regex; --missed shows
+// the lines a pattern's regex was meant for but does not match.
+TEST(MatchCommandTest, AnAdHocRegexAndTheNearMissesOfAPattern) {
+  testing::ProcessOptions options;
+  options.stdin_data =
+      "[2026-11-29T02:54:11,123][WARN ][o.e.x.Y] [n1] heap warning at 95%\n"
+      "[2026-11-29T02:54:12,123][WARN ][o.e.x.Y] [n1] Heap warning at ninety-five percent\n"
+      "[2026-11-29T02:54:13,123][INFO ][o.e.x.Y] [n1] all is well\n";
+  const auto adhoc = testing::RunForeshock({"match", "--regex", "heap warning at (?P<heap>\\d+%)"}, options);
+  ASSERT_EQ(adhoc.exit_code, 0) << adhoc.err;
+  EXPECT_NE(adhoc.out.find("stdin:1  regex [warning]  node n1, warn  heap=95%\n  | heap warning at 95%\n"), std::string::npos)
+      << adhoc.out;
+  EXPECT_NE(adhoc.out.find("3 records, 1 matched"), std::string::npos);
+  const auto bad = testing::RunForeshock({"match", "--regex", "(unclosed"}, options);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--regex '(unclosed': missing )"), std::string::npos) << bad.err;
+
+  testing::TempDir dir;
+  const std::string catalog = dir.Write("c.yaml", R"(patterns:
+  - id: test.heap
+    title: Heap warning
+    category: memory
+    severity: warning
+    regex: 'heap warning at (?P<heap>\d+%)'
+    examples: {match: ['heap warning at 95%'], no_match: ['heap fine']}
+)");
+  const auto missed = testing::RunForeshock(
+      {"match", "--no-builtin-catalog", "--catalog", catalog, "--missed", "test.heap"}, options);
+  ASSERT_EQ(missed.exit_code, 0) << missed.err;
+  EXPECT_NE(missed.out.find("lines holding \"heap warning at \" that test.heap did not match:\n"), std::string::npos)
+      << missed.out;
+  EXPECT_NE(missed.out.find("stdin:2  node n1, warn\n  | Heap warning at ninety-five percent\n"), std::string::npos)
+      << missed.out;
+  EXPECT_EQ(missed.out.find("stdin:1 "), std::string::npos) << "the line it matched is no near miss";
+  EXPECT_NE(missed.out.find("3 records, 1 record holding \"heap warning at \" not matched by test.heap"),
+            std::string::npos);
+  const auto typo = testing::RunForeshock({"match", "--missed", "es.braker.parent"}, options);
+  EXPECT_EQ(typo.exit_code, 2);
+  EXPECT_NE(typo.err.find("did you mean es.breaker.parent"), std::string::npos) << typo.err;
 }
 
 }  // namespace
