@@ -1,6 +1,8 @@
 // `foreshock catalog list|lint|test|explain|export`: the tooling SREs use to read, check and
 // extend the precursor catalog.
 
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <regex>
@@ -9,6 +11,8 @@
 #include "app/common_options.h"
 #include "app/main.h"
 #include "app/verb.h"
+#include "base/counted.h"
+#include "base/nearest_names.h"
 #include "base/terminal_text.h"
 
 namespace foreshock::app {
@@ -17,7 +21,7 @@ namespace {
 namespace po = boost::program_options;
 
 constexpr std::string_view kSynopsis =
-    "list | lint [PATH...] | test [PATH...] | explain ID | export [--ere]  [OPTIONS]";
+    "list [PREFIX] | lint [PATH...] | test [PATH...] | explain ID | export [--ere]  [OPTIONS]";
 
 std::string_view MarkerName(Marker marker) {
   switch (marker) {
@@ -34,24 +38,85 @@ void PrintDiagnostics(const LoadReport& report) {
   for (const Diagnostic& diagnostic : report.diagnostics()) std::cerr << EscapeForTerminal(diagnostic.ToString()) << "\n";
 }
 
-int List(const Catalog& catalog) {
-  std::printf("%-44s %-10s %-9s %-8s %s\n", "PATTERN", "CATEGORY", "SEVERITY", "MARKER", "SOURCE");
+std::string_view FieldTypeName(FieldType type) {
+  switch (type) {
+    case FieldType::kString: return "string";
+    case FieldType::kInteger: return "integer";
+    case FieldType::kNumber: return "number";
+    case FieldType::kBytes: return "bytes";
+    case FieldType::kPercent: return "percent";
+    case FieldType::kDuration: return "duration";
+  }
+  return "";
+}
+
+// The entries whose id starts with `prefix` (all when empty), with their title or name.
+int List(const Catalog& catalog, const std::string& prefix) {
+  size_t shown = 0;
+  std::printf("%-40s %-9s %-9s %-8s %-44s %s\n", "PATTERN", "CATEGORY", "SEVERITY", "MARKER", "TITLE", "SOURCE");
   for (const Pattern& p : catalog.patterns()) {
+    if (!p.id.starts_with(prefix)) continue;
+    ++shown;
     std::string source = FileOf(p.where);
     if (!p.overrides.empty()) source += " (overrides " + p.overrides + ")";
-    std::printf("%-44s %-10s %-9s %-8s %s\n", p.id.c_str(), p.category.c_str(),
+    std::printf("%-40s %-9s %-9s %-8s %-44s %s\n", p.id.c_str(), p.category.c_str(),
                 std::string(SeverityName(p.severity)).c_str(), std::string(MarkerName(p.marker)).c_str(),
-                source.c_str());
+                p.title.c_str(), source.c_str());
   }
-  std::printf("\n%-44s %-10s %-9s %-8s %s\n", "RULE", "CATEGORY", "KIND", "STEPS", "SOURCE");
+  std::printf("\n%-40s %-9s %-9s %-8s %-44s %s\n", "RULE", "CATEGORY", "KIND", "STEPS", "NAME", "SOURCE");
   for (const Rule& r : catalog.rules()) {
+    if (!r.id.starts_with(prefix)) continue;
+    ++shown;
     std::string source = FileOf(r.where);
     if (r.implicit) source += " (implicit: the pattern alerts on its own)";
     if (!r.overrides.empty()) source += " (overrides " + r.overrides + ")";
-    std::printf("%-44s %-10s %-9s %-8zu %s\n", r.id.c_str(), r.category.c_str(),
-                std::string(KindName(r.kind)).c_str(), r.steps.size(), source.c_str());
+    std::printf("%-40s %-9s %-9s %-8zu %-44s %s\n", r.id.c_str(), r.category.c_str(),
+                std::string(KindName(r.kind)).c_str(), r.steps.size(), r.name.c_str(), source.c_str());
+  }
+  if (shown == 0) {
+    std::vector<std::string> known;
+    for (const Pattern& p : catalog.patterns()) known.push_back(p.id);
+    for (const Rule& r : catalog.rules()) known.push_back(r.id);
+    std::cerr << "foreshock: no pattern or rule id starts with '" << EscapeForTerminal(prefix) << "'"
+              << DidYouMean(prefix, known) << "\n";
   }
   return kExitOk;
+}
+
+// How a rule counts, in words: "3 hits within 10m", "2 distinct node within 1m", ...
+std::string HowItCounts(const Rule& rule) {
+  std::string out = std::string(KindName(rule.kind));
+  switch (rule.kind) {
+    case Rule::Kind::kThreshold:
+      out += ": " + Counted(static_cast<uint64_t>(rule.count), "hit", "hits") + " within " + FormatDuration(rule.window);
+      break;
+    case Rule::Kind::kDistinct:
+      out += ": " + std::to_string(rule.count) + " distinct " + rule.distinct_field + " within " +
+             FormatDuration(rule.window);
+      break;
+    case Rule::Kind::kSequence:
+      out += ": stages within " + FormatDuration(rule.window) + (rule.start_any ? ", may start at any stage" : "");
+      break;
+    case Rule::Kind::kValue: {
+      static const char* kOps[] = {">=", ">", "<=", "<"};
+      char bound[32];
+      std::snprintf(bound, sizeof bound, "%g", rule.value.bound);
+      out += ": " + rule.value.field + (rule.value.of.empty() ? "" : " / " + rule.value.of) + " " +
+             kOps[static_cast<int>(rule.value.op)] + " " + bound;
+      break;
+    }
+    case Rule::Kind::kAbsence: {
+      std::string expected;
+      for (const std::string& id : rule.expect) expected += (expected.empty() ? "" : " or ") + id;
+      out += expected == "any" ? ": fires when the node logs nothing for " + FormatDuration(rule.window)
+                               : ": fires when no " + expected + " line follows within " + FormatDuration(rule.window);
+      break;
+    }
+    case Rule::Kind::kSingle:
+      out += ": the first hit fires";
+      break;
+  }
+  return out;
 }
 
 int Explain(const Catalog& catalog, const std::string& id) {
@@ -66,6 +131,33 @@ int Explain(const Catalog& catalog, const std::string& id) {
       for (const std::string& v : pattern.versions) std::cout << " " << v;
       std::cout << "\n";
     }
+    // What else a line must be, beyond matching the regex.
+    std::string filters;
+    if (!pattern.logger_regex.empty()) filters += "\n  logger matches " + pattern.logger_regex;
+    if (pattern.min_level != Level::kUnknown) filters += "\n  level at least " + std::string(LevelName(pattern.min_level));
+    if (pattern.max_level != Level::kUnknown) filters += "\n  level at most " + std::string(LevelName(pattern.max_level));
+    for (const std::string& dataset : pattern.datasets) filters += "\n  dataset " + dataset;
+    if (!pattern.subject.empty()) {
+      filters += "\n  about the node named by";
+      for (const std::string& capture : pattern.subject) filters += " " + capture;
+    }
+    std::cout << "\nFilters:" << (filters.empty() ? "\n  none: any line the regex matches" : filters) << "\n";
+    if (!pattern.fields.empty()) {
+      std::cout << "\nFields:\n";
+      for (const auto& [name, type] : pattern.fields) std::cout << "  " << name << ": " << FieldTypeName(type) << "\n";
+    }
+    std::cout << "\nUsed by:\n";
+    bool used = false;
+    for (const Rule& rule : catalog.rules()) {
+      for (size_t i = 0; i < rule.steps.size(); ++i) {
+        const auto& ids = rule.steps[i].patterns;
+        if (std::find(ids.begin(), ids.end(), pattern.id) == ids.end()) continue;
+        used = true;
+        std::cout << "  " << rule.id << (rule.steps.size() > 1 ? " stage " + std::to_string(i + 1) : "") << " ("
+                  << HowItCounts(rule) << ")" << (rule.implicit ? ", implicit" : "") << "\n";
+      }
+    }
+    if (!used) std::cout << "  no rule: it is counted and shown, never alerted on alone\n";
     std::cout << "\nPredicts:\n  " << pattern.predicts << "\n\nRunbook:\n" << pattern.runbook
               << "\nRegex:\n  " << pattern.regex << "\n";
     if (!pattern.examples.empty()) std::cout << "\nExample:\n  " << pattern.examples[0].line << "\n";
@@ -73,14 +165,25 @@ int Explain(const Catalog& catalog, const std::string& id) {
   }
   if (const int r = catalog.FindRule(id); r >= 0) {
     const Rule& rule = catalog.rules()[static_cast<size_t>(r)];
-    std::cout << rule.id << ": " << rule.name << "\n  category " << rule.category
-              << ", grouped by";
+    std::cout << rule.id << ": " << rule.name << "\n  category " << rule.category << ", grouped by";
     for (const std::string& field : rule.group_by) std::cout << " " << field;
-    std::cout << ", window " << FormatDuration(rule.window) << ", defined at " << FileOf(rule.where)
-              << "\n\nStages:\n";
+    std::cout << ", defined at " << FileOf(rule.where) << "\n  " << HowItCounts(rule) << "\n  realert after "
+              << FormatDuration(rule.realert) << ", resolved after " << FormatDuration(rule.resolve_after)
+              << " without a hit";
+    if (rule.hold_down.count() > 0) std::cout << ", a recovery holds down " << FormatDuration(rule.hold_down);
+    std::cout << "\n";
+    if (!rule.inhibited_by.empty()) {
+      std::cout << "  silenced while firing:";
+      for (const std::string& other : rule.inhibited_by) std::cout << " " << other;
+      std::cout << "\n";
+    }
+    std::cout << "\nStages:\n";
     for (size_t i = 0; i < rule.steps.size(); ++i) {
       std::cout << "  " << i + 1 << ". [" << SeverityName(rule.steps[i].severity) << "] on";
       for (const std::string& p : rule.steps[i].patterns) std::cout << " " << p;
+      if (rule.kind == Rule::Kind::kSequence && rule.steps[i].count > 1) {
+        std::cout << " (" << rule.steps[i].count << " hits)";
+      }
       std::cout << "\n     " << rule.steps[i].message << "\n";
     }
     std::cout << "\nRunbook:\n" << rule.runbook << "\n";
@@ -182,7 +285,8 @@ int RunCatalog(const Args& args) {
               << " rules: no errors\n";
     return kExitOk;
   }
-  if (verb == "list") return List(*catalog);
+  if (verb == "list" && rest.size() > 1) return UsageError("usage: foreshock catalog list [PREFIX]");
+  if (verb == "list") return List(*catalog, rest.empty() ? "" : rest[0]);
   if (verb == "export") return Export(*catalog, ere);
   if (verb == "test") return Test(*catalog, rest);
   return Explain(*catalog, rest[0]);

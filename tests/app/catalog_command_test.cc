@@ -137,5 +137,34 @@ TEST(CatalogCommandTest, ListShowsOverridesAndExplainShowsTheRunbook) {
   EXPECT_EQ(unknown.exit_code, 2);
 }
 
+TEST(CatalogCommandTest, ListFiltersByPrefixAndExplainTellsHowEachEntryWorks) {
+  const ProcessResult breakers = RunForeshock({"catalog", "list", "es.breaker."});
+  ASSERT_EQ(breakers.exit_code, 0) << breakers.err;
+  EXPECT_NE(breakers.out.find("es.breaker.parent                        memory    critical  outage   "
+                              "Parent circuit breaker rejected a request"),
+            std::string::npos)
+      << breakers.out;
+  EXPECT_EQ(breakers.out.find("es.search."), std::string::npos) << "only the prefix";
+  const ProcessResult nothing = RunForeshock({"catalog", "list", "es.braker"});
+  EXPECT_NE(nothing.err.find("no pattern or rule id starts with 'es.braker'"), std::string::npos) << nothing.err;
+
+  const ProcessResult pattern = RunForeshock({"catalog", "explain", "es.breaker.parent"});
+  ASSERT_EQ(pattern.exit_code, 0) << pattern.err;
+  EXPECT_NE(pattern.out.find("\nFields:\n  breaker_limit: bytes\n  breaker_usage: bytes\n"), std::string::npos)
+      << pattern.out;
+  EXPECT_NE(pattern.out.find("  es.chain.scroll_leak stage 3 (sequence: stages within 1h)\n"), std::string::npos);
+  EXPECT_NE(pattern.out.find("  es.node.silent_after_errors (absence: fires when the node logs nothing for 5m)\n"),
+            std::string::npos);
+  const ProcessResult filtered = RunForeshock({"catalog", "explain", "es.breaker.child"});
+  EXPECT_NE(filtered.out.find("\nFilters:\n"), std::string::npos);
+
+  const ProcessResult rule = RunForeshock({"catalog", "explain", "es.chain.scroll_leak"});
+  ASSERT_EQ(rule.exit_code, 0) << rule.err;
+  EXPECT_NE(rule.out.find("  sequence: stages within 1h\n  realert after 1h, resolved after 15m without a hit"),
+            std::string::npos)
+      << rule.out;
+  EXPECT_NE(rule.out.find("\nStages:\n  1. [warning] on es.search.scroll_context_limit\n"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace foreshock
