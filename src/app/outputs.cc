@@ -75,7 +75,9 @@ void AddOutputOptions(po::options_description* description, OutputOptions* o) {
       ("failing-alert-after", po::value(&o->failing_alert_after)->default_value("5m"),
        "raise foreshock.delivery_failing when a destination has failed this long")
       ("spool-max-mb", po::value(&o->spool_max_mb)->default_value(64), "size bound of each destination's spool")
-      ("metrics-listen", po::value(&o->metrics_listen), "serve Prometheus metrics on HOST:PORT (off by default)");
+      ("metrics-listen", po::value(&o->metrics_listen),
+       "serve Prometheus metrics, /healthz and /ready on HOST:PORT or :PORT (off by default)")
+      ("verbose", po::bool_switch(&o->verbose), "stdout:text: show each alert's evidence lines and runbook too");
 }
 
 Result<std::unique_ptr<Outputs>> Outputs::Build(const OutputOptions& options, const std::string& state_dir) {
@@ -104,7 +106,7 @@ Result<std::unique_ptr<Outputs>> Outputs::Build(const OutputOptions& options, co
     if (spec == "stdout" || spec == "stdout:json") {
       outputs->sinks_.push_back(std::make_unique<JsonLinesSink>(STDOUT_FILENO));
     } else if (spec == "stdout:text") {
-      outputs->sinks_.push_back(std::make_unique<TextSink>(STDOUT_FILENO));
+      outputs->sinks_.push_back(std::make_unique<TextSink>(STDOUT_FILENO, options.verbose));
     } else if (kind == "file" && !target.empty()) {
       auto file = FileSink::Open(target);
       if (!file.ok()) return Status::InvalidArgument("--output " + spec + ": " + file.status().message());

@@ -35,6 +35,7 @@ struct OutputOptions {
   std::string failing_alert_after = "5m";
   size_t spool_max_mb = 64;
   std::string metrics_listen;
+  bool verbose = false;  // stdout:text also shows each alert's evidence and runbook
   // The verb has --state-dir (watch): its messages point there. scan and replay keep alerts
   // for a destination that is down only until --drain-timeout ends the run.
   bool has_state_dir = false;

@@ -10,6 +10,8 @@
 namespace foreshock {
 namespace {
 
+constexpr size_t kShownEvidenceChars = 200;
+
 const char* ColourOf(const Alert& alert) {
   if (alert.action == Alert::Action::kResolved) return "\x1b[32m";  // green
   switch (alert.severity) {
@@ -22,7 +24,7 @@ const char* ColourOf(const Alert& alert) {
 
 }  // namespace
 
-std::string FormatAlertText(const Alert& alert, bool colour) {
+std::string FormatAlertText(const Alert& alert, bool colour, bool verbose) {
   std::string severity(SeverityName(alert.severity));
   for (char& c : severity) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   std::string line = FormatTimestamp(alert.time) + " ";
@@ -43,6 +45,16 @@ std::string FormatAlertText(const Alert& alert, bool colour) {
     }
     line += ']';
   }
+  // The rest of the group: which pool, which index.
+  std::string group;
+  for (const auto& [field, value] : alert.group) {
+    if (field == "node" || field == "cluster") continue;
+    group += group.empty() ? " {" : ", ";
+    group += EscapeForTerminal(field);
+    group += '=';
+    group += EscapeForTerminal(value);
+  }
+  if (!group.empty()) line += group + "}";
   line += ' ';
   line += EscapeForTerminal(alert.message);
   if (alert.lead_time) {
@@ -51,11 +63,33 @@ std::string FormatAlertText(const Alert& alert, bool colour) {
     line += ')';
   }
   line.push_back('\n');
+  if (!verbose || alert.action == Alert::Action::kResolved) return line;
+  for (const Evidence& evidence : alert.evidence) {
+    std::string message = evidence.message.substr(0, evidence.message.find('\n'));
+    if (message.size() > kShownEvidenceChars) message = message.substr(0, kShownEvidenceChars) + "...";
+    line += "    evidence ";
+    line += FormatTimestamp(evidence.time);
+    line += ' ';
+    line += EscapeForTerminal(evidence.source);
+    line += " [";
+    line += evidence.pattern;
+    line += "] ";
+    line += EscapeForTerminal(message);
+    line += '\n';
+  }
+  size_t at = 0;
+  for (const char* label = "    runbook  "; at < alert.runbook.size(); label = "             ") {
+    const size_t end = std::min(alert.runbook.find('\n', at), alert.runbook.size());
+    line += label;
+    line += EscapeForTerminal(alert.runbook.substr(at, end - at));
+    line += '\n';
+    at = end + 1;
+  }
   return line;
 }
 
-TextSink::TextSink(int fd) : fd_(fd), colour_(::isatty(fd) == 1) {}
+TextSink::TextSink(int fd, bool verbose) : fd_(fd), colour_(::isatty(fd) == 1), verbose_(verbose) {}
 
-Status TextSink::Emit(const Alert& alert) { return WriteAll(fd_, FormatAlertText(alert, colour_), "stdout"); }
+Status TextSink::Emit(const Alert& alert) { return WriteAll(fd_, FormatAlertText(alert, colour_, verbose_), "stdout"); }
 
 }  // namespace foreshock

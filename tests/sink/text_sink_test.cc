@@ -27,5 +27,32 @@ TEST(TextSinkTest, OneLineWithSeverityRuleNodeMessageAndLeadTime) {
   EXPECT_EQ(coloured.find("\x1b[2J"), std::string::npos);
 }
 
+TEST(TextSinkTest, TheGroupAndWithVerboseTheEvidenceAndRunbook) {
+  Rule rule;
+  rule.id = "es.threadpool.rejection_storm";
+  Alert alert;
+  alert.rule = &rule;
+  alert.action = Alert::Action::kFiring;
+  alert.severity = Severity::kWarning;
+  alert.time = TimePoint(std::chrono::seconds(1795921982));
+  alert.node = "es-data-1";
+  alert.group = {{"node", "es-data-1"}, {"pool", "search"}};
+  alert.message = "rejections";
+  alert.evidence.push_back({TimePoint(std::chrono::seconds(1795921980)), "es.threadpool.rejected", "es.log:12",
+                            "rejected execution\n\tat org.Foo\x1b[2J", "es-data-1"});
+  alert.runbook = "1. GET _cat/thread_pool\n2. slow the clients";
+  EXPECT_EQ(FormatAlertText(alert, false),
+            "2026-11-29T03:13:02.000Z WARNING  firing    es.threadpool.rejection_storm [es-data-1] {pool=search} "
+            "rejections\n");
+  EXPECT_EQ(FormatAlertText(alert, false, /*verbose=*/true),
+            "2026-11-29T03:13:02.000Z WARNING  firing    es.threadpool.rejection_storm [es-data-1] {pool=search} "
+            "rejections\n"
+            "    evidence 2026-11-29T03:13:00.000Z es.log:12 [es.threadpool.rejected] rejected execution\n"
+            "    runbook  1. GET _cat/thread_pool\n"
+            "             2. slow the clients\n");
+  alert.action = Alert::Action::kResolved;
+  EXPECT_EQ(FormatAlertText(alert, false, true).find("evidence"), std::string::npos) << "a resolution is one line";
+}
+
 }  // namespace
 }  // namespace foreshock
