@@ -472,6 +472,23 @@ TEST_F(ReplayTest, TheReportTellsWhoMadeItTheOutageTheNumbersAndEachStoryOnce) {
   }
 }
 
+// The summary counts the inputs its table lists: an empty one and one that could not be read
+// included.
+TEST_F(ReplayTest, TheInputsCountedAreTheInputsListed) {
+  std::ofstream(dir_.path() + "/archive/empty.json").flush();
+  const std::string report = dir_.path() + "/report.html";
+  const std::string missing = dir_.path() + "/no-such.json";
+  const auto replay = RunForeshock({"replay", "--report", report, dir_.path() + "/archive", missing});
+  EXPECT_EQ(replay.exit_code, 3) << replay.err;
+  EXPECT_NE(replay.err.find("foreshock replay: 5 inputs, "), std::string::npos) << replay.err;
+  const std::string html = ReadFile(report);
+  EXPECT_NE(html.find("foreshock replay: 5 inputs, "), std::string::npos);
+  const size_t table = html.find("<h2>Inputs</h2>");
+  ASSERT_NE(table, std::string::npos);
+  EXPECT_EQ(Occurrences(html.substr(table), "<tr><td>"), 5u) << "the empty input and the missing one are rows too";
+  EXPECT_NE(html.find("<tr><td>" + dir_.path() + "/archive/empty.json</td><td>plain</td><td>0</td>"), std::string::npos);
+}
+
 TEST_F(ReplayTest, AReportWithNoAlertSaysSo) {
   const std::string report = dir_.path() + "/report.html";
   ASSERT_EQ(RunForeshock({"replay", "--report", report, "--rule", "es.chain.disk_fill", dir_.path() + "/archive"})
