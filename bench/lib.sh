@@ -3,14 +3,15 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-# generate_logs MB FORMAT NODES: deterministic generated logs, one file per node, in $work/logs.
+# generate_logs MB FORMAT NODES [HIT_RATE]: deterministic generated logs, one file per node, in
+# $work/logs; HIT_RATE (default 0.01) is the share of lines that hit a pattern.
 generate_logs() {
-  python3 "$here/gen_logs.py" "$work/logs" --mb "$1" --format "$2" --nodes "$3" >&2
+  python3 "$here/gen_logs.py" "$work/logs" --mb "$1" --format "$2" --nodes "$3" --hit-rate "${4:-0.01}" >&2
 }
 
-# generate_log_file MB FORMAT: one node's generated log; sets $file to its path.
+# generate_log_file MB FORMAT [HIT_RATE]: one node's generated log; sets $file to its path.
 generate_log_file() {
-  generate_logs "$1" "$2" 1
+  generate_logs "$1" "$2" 1 "${3:-0.01}"
   file=$(ls "$work"/logs/*)
 }
 

@@ -2,17 +2,19 @@
 # Single-threaded scan throughput of foreshock against its peers on the same page-cached
 # file, in one run: cat, wc -l, grep -F (one literal), grep -E -f and rg -f with the
 # catalog's own regexes (foreshock catalog export), and SEC with one rule per regex on a
-# slice. Prints MB/s, lines/s and peak RSS for each, and foreshock's ratio to each peer.
-# usage: bench/throughput.sh [BUILD_DIR] [MB] [FORMAT: ecs|es-json|plain] [SEC_SLICE_MB]
+# slice. Prints MB/s, lines/s and peak RSS for each, and foreshock's ratio to each peer, with
+# the share of the corpus's records that hit a pattern as `foreshock match` counts them.
+# usage: bench/throughput.sh [BUILD_DIR] [MB] [FORMAT: ecs|es-json|plain] [SEC_SLICE_MB] [HIT_RATE]
 set -euo pipefail
 build="${1:-build}"
 mb="${2:-1024}"
 format="${3:-ecs}"
 sec_mb="${4:-16}"
+hit_rate="${5:-0.01}"
 source "$(dirname "$0")/lib.sh"
 foreshock="$build/foreshock"
 
-generate_log_file "$mb" "$format"
+generate_log_file "$mb" "$format" "$hit_rate"
 lines=$(wc -l < "$file")
 "$foreshock" catalog export > "$work/re.txt"
 "$foreshock" catalog export --ere > "$work/ere.txt"
@@ -40,7 +42,9 @@ run() {
 }
 
 print_machine
-echo "input: $mb MB of generated $format logs, $lines lines; $(wc -l < "$work/re.txt") catalog regexes; $(resident) in the page cache"
+# The hit rate as foreshock counts it ("N records, M matched"), not as the generator meant it.
+hits=$("$foreshock" match --summary-only "$file" 2> /dev/null | awk '/ records?, .* matched/{printf "%.2f%%", 100 * $3 / $1}')
+echo "input: $mb MB of generated $format logs, $lines lines, $hits of records hitting a pattern; $(wc -l < "$work/re.txt") catalog regexes; $(resident) in the page cache"
 run cat "$mb" cat "$file"
 run wc-l "$mb" wc -l "$file"
 run grep-F "$mb" grep -c -F "too many scroll contexts" "$file"
