@@ -34,7 +34,7 @@ dpkg-query -W -f='${Conffiles}\n' foreshock | grep -q /etc/foreshock/foreshock.c
 # The installed binary finds its installed catalog and alerts on the bundled incident sample.
 alerts="$(run foreshock scan "$PWD"/samples/seed-incident/*.json | grep -c '"action":"firing"' || true)"
 ((alerts > 0)) || fail "the installed binary raised no alert on the seed incident"
-echo "installed binary: $alerts alerts fired on samples/seed-incident/*.json"
+echo "installed binary: $alerts firing alert(s) on samples/seed-incident/*.json"
 
 # Every library the binary links directly belongs to a package named in Depends.
 depends="$(dpkg-deb -f "$deb" Depends)"
