@@ -84,7 +84,10 @@ Result<RecordStream::Next> MergeHead::Fill(RecordStream* input, Duration wait, D
 
 void MergeHead::Went() {
   full = false;
-  if (!record.node.empty() && (nodes.empty() || !nodes.contains(record.node))) nodes.insert(record.node);
+  if (!record.node.empty() && record.node != last_node) {  // a set lookup only when the node changes
+    last_node = record.node;
+    nodes.insert(record.node);
+  }
   if (key == record.time && record.has_time && !record.time_inherited) {
     last = record.time;
     has_last = true;

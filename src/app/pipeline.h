@@ -59,6 +59,7 @@ struct MergeHead {
   TimePoint last{};  // the input's last stamped record that went
   bool has_last = false;
   std::set<std::string> nodes;  // of the records that went
+  std::string last_node;        // of the last record that went
 
   // Fills `record` (from `ahead` first) unless the input is idle or ended.
   Result<RecordStream::Next> Fill(RecordStream* input, Duration wait, Duration max_jump);
