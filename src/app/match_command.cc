@@ -87,10 +87,12 @@ std::string RarestLiteral(const std::string& regex) {
   return rarest;
 }
 
-bool HoldsFolded(std::string_view text, const std::string& lower) {
+// Where `text` holds the lower-cased `lower`, ignoring case; npos when it does not.
+size_t FindFolded(std::string_view text, const std::string& lower) {
   auto folded = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
-  return std::search(text.begin(), text.end(), lower.begin(), lower.end(),
-                     [&](char a, char b) { return folded(a) == b; }) != text.end();
+  const auto at = std::search(text.begin(), text.end(), lower.begin(), lower.end(),
+                              [&](char a, char b) { return folded(a) == b; });
+  return at == text.end() ? std::string_view::npos : static_cast<size_t>(at - text.begin());
 }
 
 // A catalog of one pattern, for --regex: checked as the loader checks patterns.
@@ -253,13 +255,9 @@ int RunMatch(const Args& args) {
       if (!hits.empty()) ++matched;
       if (missed_pattern >= 0) {
         const bool hit = std::any_of(hits.begin(), hits.end(), [&](const PatternHit& h) { return h.pattern == missed_pattern; });
-        if (!hit && HoldsFolded(record.text, missed_literal)) {
+        const size_t at = hit ? std::string_view::npos : FindFolded(record.text, missed_literal);
+        if (at != std::string_view::npos) {
           ++near_misses;
-          const size_t at = static_cast<size_t>(std::distance(
-              record.text.begin(), std::search(record.text.begin(), record.text.end(), missed_literal.begin(),
-                                               missed_literal.end(), [](char a, char b) {
-                                                 return std::tolower(static_cast<unsigned char>(a)) == b;
-                                               })));
           std::printf("%s:%llu  %s, %s\n  | %s\n", EscapeForTerminal((*reader)->name()).c_str(),
                       static_cast<unsigned long long>(record.line_number),
                       record.node.empty() ? "no node" : ("node " + EscapeForTerminal(record.node)).c_str(),
