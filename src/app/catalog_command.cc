@@ -74,9 +74,8 @@ int List(const Catalog& catalog, const std::string& prefix) {
                 std::string(KindName(r.kind)).c_str(), r.steps.size(), r.name.c_str(), source.c_str());
   }
   if (shown == 0) {
-    std::vector<std::string> known;
-    for (const Pattern& p : catalog.patterns()) known.push_back(p.id);
-    for (const Rule& r : catalog.rules()) known.push_back(r.id);
+    std::vector<std::string> known = catalog.PatternIds();
+    for (std::string& id : catalog.RuleIds()) known.push_back(std::move(id));
     std::cerr << "foreshock: no pattern or rule id starts with '" << EscapeForTerminal(prefix) << "'"
               << DidYouMean(prefix, known) << "\n";
   }

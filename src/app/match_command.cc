@@ -216,9 +216,8 @@ int RunMatch(const Args& args) {
   if (!missed.empty()) {
     missed_pattern = catalog->FindPattern(missed);
     if (missed_pattern < 0) {
-      std::vector<std::string> known;
-      for (const Pattern& each : catalog->patterns()) known.push_back(each.id);
-      return UsageError("--missed " + missed + ": no such pattern in the catalog" + DidYouMean(missed, known));
+      return UsageError("--missed " + missed + ": no such pattern in the catalog" +
+                        DidYouMean(missed, catalog->PatternIds()));
     }
     missed_literal = RarestLiteral(catalog->patterns()[static_cast<size_t>(missed_pattern)].regex);
     if (missed_literal.empty()) return UsageError("--missed " + missed + ": its regex needs no literal to look for");

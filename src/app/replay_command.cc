@@ -299,17 +299,14 @@ int RunReplay(const Args& args) {
   if (catalog == nullptr) return UsageError("the catalog has errors; run 'foreshock catalog lint'");
   for (const std::string& rule : rules) {
     if (catalog->FindRule(rule) >= 0) continue;
-    std::vector<std::string> known;
-    for (const Rule& each : catalog->rules()) known.push_back(each.id);
-    return UsageError("--rule " + rule + ": no such rule in the catalog" + DidYouMean(rule, known));
+    return UsageError("--rule " + rule + ": no such rule in the catalog" + DidYouMean(rule, catalog->RuleIds()));
   }
   std::set<int> wanted_patterns;
   for (const std::string& pattern : patterns) {
     const int index = catalog->FindPattern(pattern);
     if (index < 0) {
-      std::vector<std::string> known;
-      for (const Pattern& each : catalog->patterns()) known.push_back(each.id);
-      return UsageError("--pattern " + pattern + ": no such pattern in the catalog" + DidYouMean(pattern, known));
+      return UsageError("--pattern " + pattern + ": no such pattern in the catalog" +
+                        DidYouMean(pattern, catalog->PatternIds()));
     }
     wanted_patterns.insert(index);
   }

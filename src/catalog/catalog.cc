@@ -42,6 +42,18 @@ int Catalog::FindRule(std::string_view id) const {
   return it == rule_index_.end() ? -1 : it->second;
 }
 
+std::vector<std::string> Catalog::PatternIds() const {
+  std::vector<std::string> ids;
+  for (const Pattern& pattern : patterns_) ids.push_back(pattern.id);
+  return ids;
+}
+
+std::vector<std::string> Catalog::RuleIds() const {
+  std::vector<std::string> ids;
+  for (const Rule& rule : rules_) ids.push_back(rule.id);
+  return ids;
+}
+
 bool IsPlaceholderName(std::string_view name) {
   if (name.empty() || !(std::islower(static_cast<unsigned char>(name[0])) || name[0] == '_')) return false;
   return std::all_of(name.begin(), name.end(), [](char c) {

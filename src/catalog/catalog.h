@@ -132,6 +132,9 @@ class Catalog {
   // Index into patterns()/rules(), or -1.
   int FindPattern(std::string_view id) const;
   int FindRule(std::string_view id) const;
+  // The ids, in catalog order (for "did you mean" suggestions).
+  std::vector<std::string> PatternIds() const;
+  std::vector<std::string> RuleIds() const;
 
  private:
   std::vector<Pattern> patterns_;
