@@ -138,6 +138,7 @@ uint64_t RecordReader::SkipQuietRun(TimePoint before, TimePoint* newest) {
   uint64_t skipped_lines = 0;
   TimePoint latest = TimePoint::min();
   TimePoint last = TimePoint::min();
+  std::string_view last_named;  // the last node a record of the run named (into the buffer)
   while (at < buffer.size()) {
     const auto* newline = static_cast<const char*>(std::memchr(buffer.data() + at, '\n', buffer.size() - at));
     if (newline == nullptr) break;
@@ -165,6 +166,7 @@ uint64_t RecordReader::SkipQuietRun(TimePoint before, TimePoint* newest) {
     // What TakeQuiet() (or DecodeNext()), Finish() and ApplyHints() do for a header-only
     // record with a time (the counts and times of the whole run are settled after the loop).
     CountRecord(record, /*envelope=*/"", format);
+    if (!header_.node.empty()) last_named = header_.node;
     last = header_.time;
     latest = std::max(latest, last);
     ++skipped;
@@ -177,6 +179,7 @@ uint64_t RecordReader::SkipQuietRun(TimePoint before, TimePoint* newest) {
     stats_.quiet_run += skipped;
     last_time_ = last;
     have_time_ = true;
+    if (!last_named.empty() && last_named != last_node_) last_node_ = last_named;
     *newest = latest;
     framer_.SkipLines(skipped_lines, at - framed_);
     line_number_ += skipped_lines;

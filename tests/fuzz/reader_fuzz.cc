@@ -8,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <string>
 
 #include "catalog/catalog_loader.h"
@@ -32,7 +33,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data) + 1, size - 1);
   const size_t largest_read = 1 + data[0] * 4;
   const std::string full = testing::RecordDigest(text, nullptr, data[0], largest_read);
-  FUZZ_CHECK(testing::RecordDigest(text, matcher.get(), data[0], largest_read) == full);
-  FUZZ_CHECK(testing::CheckQuietRuns(text, matcher.get(), data[0], largest_read).empty());
+  const std::string with_lane = testing::RecordDigest(text, matcher.get(), data[0], largest_read);
+  if (with_lane != full) std::fprintf(stderr, "with the lane:\n%s\ndecoded in full:\n%s\n", with_lane.c_str(), full.c_str());
+  FUZZ_CHECK(with_lane == full);
+  const std::string runs = testing::CheckQuietRuns(text, matcher.get(), data[0], largest_read);
+  if (!runs.empty()) std::fprintf(stderr, "quiet runs: %s\n", runs.c_str());
+  FUZZ_CHECK(runs.empty());
   return 0;
 }
