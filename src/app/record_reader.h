@@ -163,9 +163,10 @@ class RecordReader final : public RecordStream {
                         std::string_view* format, bool* may_match = nullptr) {
     // The format reads time and node without a full parse, and no pattern literal is in the
     // parts that would make the record's text (the decoder vouches that those are the
-    // text's bytes, no escape hiding a literal). The candidates the prefilter lists for a
-    // record it lets through are kept in candidates_.
+    // text's bytes but for escapes, and none it holds stands for a byte of a literal). The
+    // candidates the prefilter lists for a record it lets through are kept in candidates_.
     if (!QuietLaneOn() || !decoders_->DecodeHeader(text, options, header, format)) return false;
+    if (!options_.prefilter->RawTextExact(header->escapes)) return false;
     if (!options_.prefilter->MayMatchParts(header->searchable(), &candidates_)) return true;
     if (may_match != nullptr) *may_match = true;
     return false;

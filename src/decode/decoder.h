@@ -22,6 +22,16 @@ struct DecodeOptions {
   bool one_line = false;
 };
 
+// The kinds of JSON string escape, as bits, by the bytes they stand for: a header says which
+// its parts hold, so a literal holding such a byte is known to be hidden from the raw text.
+enum JsonEscape : uint8_t {
+  kEscapedWhitespace = 1,  // \n \t \r
+  kEscapedQuote = 2,       // \"
+  kEscapedBackslash = 4,   // \\ (two bytes)
+  kEscapedSlash = 8,       // \/
+  kEscapedControl = 16,    // \b \f, and \u0000 to \u001f
+};
+
 // What Decoder::DecodeHeader() reads of a record: views into the text it was given, so a
 // record that turns out to be of no interest costs no copy.
 struct RecordHeader {
@@ -31,10 +41,11 @@ struct RecordHeader {
   std::string_view node;  // empty when the record names none
   std::string_view cluster;
   // The parts of the text that Decode() would put into the record's text, in that order, as
-  // they stand in the text: a JSON value's escapes \n, \t and \r (the only ones a header
-  // lets through) are left for Decode() to undo.
+  // they stand in the text: a JSON value's escapes are left for Decode() to undo, and
+  // `escapes` says which kinds they hold (JsonEscape bits).
   std::array<std::string_view, kMaxParts> parts{};
   size_t part_count = 0;
+  uint8_t escapes = 0;
 
   std::span<const std::string_view> searchable() const { return {parts.data(), part_count}; }
   void AddPart(std::string_view part) { parts[part_count++] = part; }
@@ -47,6 +58,7 @@ struct RecordHeader {
     node = {};
     cluster = {};
     part_count = 0;
+    escapes = 0;
   }
 };
 
@@ -74,8 +86,9 @@ class Decoder {
   // put into the record's text (the message, exception fields), all as views into `text`,
   // so the caller can check the parts for pattern literals before deciding to decode in
   // full. Returns true only when Decode() would certainly return kDecoded with exactly that
-  // time, node and cluster and that text, made of those parts' own bytes (a format with
-  // escapes refuses a line that holds one); on any doubt false. A line holding an envelope's
+  // time, node and cluster and that text, made of those parts' bytes with their escapes
+  // undone (header->escapes says which kinds they hold; a time, node or cluster holding
+  // one is refused); on any doubt false. A line holding an envelope's
   // marker key (IsEnvelopeMarker) is always a doubt: a line vouched for is known to pass the
   // envelope unwrapper unchanged.
   // REQUIRES: *header is empty (RecordHeader{} or Reset()).

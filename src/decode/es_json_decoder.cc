@@ -228,8 +228,8 @@ std::string_view ObjectOf(std::string_view text) {
 }
 
 // Walks a flat JSON object (string keys; string, number, true, false or null values) whose
-// text is plain printable ASCII without tabs (spaces allowed) or escapes but \n, \t and
-// \r (QuoteIndex), calling
+// text is plain printable ASCII without tabs (spaces allowed), with only the escapes
+// QuoteIndex reads, calling
 // `field(key, value)` for each member; values are given with their quotes for strings.
 // False when the text is anything else: nested values, or not valid JSON. REQUIRES:
 // `text` is ObjectOf() a line, its quotes indexed in `quotes`, no byte refused.
@@ -359,14 +359,14 @@ bool WalkHeader(std::string_view object, const QuoteIndex& quotes, KeyMeanings& 
 // the message is absent or not a string (Decode() calls such a line malformed or another
 // format's), or, on a line with `escapes`, the time, node or cluster holds one: those are
 // read as they stand, and must be what the full decode reads. The text's parts may hold
-// escapes (\n, \t, \r: see QuoteIndex).
-bool ReadHeaderFields(std::span<const std::string_view, kHeaderFields> values, bool escapes,
+// escapes (header->escapes says which: see QuoteIndex).
+bool ReadHeaderFields(std::span<const std::string_view, kHeaderFields> values, uint8_t escapes,
                       const DecodeOptions& options, RecordHeader* header) {
   auto string_value = [](std::string_view value) -> std::optional<std::string_view> {
     if (value.size() < 2 || value.front() != '"') return std::nullopt;
     return value.substr(1, value.size() - 2);
   };
-  if (escapes) {
+  if (escapes != 0) {
     for (const size_t field : {kTime, kNode, kCluster}) {
       if (values[field].find('\\') != std::string_view::npos) return false;
     }
@@ -384,6 +384,7 @@ bool ReadHeaderFields(std::span<const std::string_view, kHeaderFields> values, b
   for (const size_t field : {kErrorType, kErrorMessage, kStackTrace}) {
     if (auto value = string_value(values[field])) header->AddPart(*value);
   }
+  header->escapes = escapes;
   return true;
 }
 
@@ -408,9 +409,9 @@ bool EsJsonDecoder::DecodeHeader(std::string_view text, const DecodeOptions& opt
     for (size_t i = 0; i < by_tail.head_count; ++i) {
       if (IsEnvelopeMarker(by_tail.head[i])) return false;
     }
-    // No escapes to look for: the head's values hold none (ClosingQuote() refuses them), and
-    // the tail's are those of a line vouched for.
-    return ReadHeaderFields(std::span(by_tail.tagged).first<kHeaderFields>(), /*escapes=*/false, options, header);
+    // The head's values hold no escape (ClosingQuote() refuses them), and the tail's are
+    // those of a line vouched for, kept only when it held no escape but whitespace's.
+    return ReadHeaderFields(std::span(by_tail.tagged).first<kHeaderFields>(), kEscapedWhitespace, options, header);
   }
   // A line laid out like one vouched for before has the same keys, so each value's field
   // is known: only its string values are still to be checked for envelope markers.
@@ -431,8 +432,11 @@ bool EsJsonDecoder::DecodeHeader(std::string_view text, const DecodeOptions& opt
     for (size_t field = 0; field < kHeaderFields; ++field) values[field] = fields[field].value;
   }
   if (!ReadHeaderFields(values, quotes.escapes(), options, header)) return false;
-  if (learn) shapes.Learn(object, members);
-  if (known_layout) shapes.KeepTail(object, members);
+  // A tail is read as it stands by the lines that end with it: only one whose escapes (if
+  // any) no literal the reader judges raw lines for holds, whitespace's, is kept.
+  const bool keep_tail = (quotes.escapes() & ~kEscapedWhitespace) == 0;
+  if (learn) shapes.Learn(object, members, keep_tail);
+  if (known_layout && keep_tail) shapes.KeepTail(object, members);
   return true;
 }
 

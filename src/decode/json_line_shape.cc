@@ -7,7 +7,7 @@
 
 namespace foreshock {
 
-void JsonLineShapes::Learn(std::string_view object, const std::vector<Member>& members) {
+void JsonLineShapes::Learn(std::string_view object, const std::vector<Member>& members, bool keep_tail) {
   if (members.empty() || members.size() > kMaxMembers) return;
   Shape& shape = shapes_[next_];
   next_ = (next_ + 1) % kShapes;
@@ -35,7 +35,7 @@ void JsonLineShapes::Learn(std::string_view object, const std::vector<Member>& m
   for (Tail& tail : shape.tails) tail.bytes.clear();
   shape.next_tail = 0;
   shape.last_tail = 0;
-  KeepTail(&shape, object, members);
+  if (keep_tail) KeepTail(&shape, object, members);
 }
 
 void JsonLineShapes::KeepTail(Shape* shape, std::string_view object, const std::vector<Member>& members) {

@@ -56,9 +56,9 @@ class JsonLineShapes {
 
   // Learns the layout of `object` (a flat JSON object from '{' to '}', as the header walk
   // vouched for it) from its members in order, each a string value inside `object`, and
-  // its tail. A layout of more members or bytes than the limits above, or with a tag of
-  // kMaxTags or more, is not kept.
-  void Learn(std::string_view object, const std::vector<Member>& members);
+  // its tail (when `keep_tail`). A layout of more members or bytes than the limits above, or
+  // with a tag of kMaxTags or more, is not kept.
+  void Learn(std::string_view object, const std::vector<Member>& members, bool keep_tail);
   // True when `object` (its quotes indexed in `quotes`, no byte refused) has a learned
   // layout; *members then holds its members in order, values in `object`, tags as learned.
   bool Match(std::string_view object, const QuoteIndex& quotes, std::vector<Member>* members);

@@ -9,6 +9,8 @@
 
 #include <cstring>
 
+#include "framing/envelope.h"
+
 namespace foreshock {
 namespace {
 
@@ -57,18 +59,70 @@ unsigned ScanSixteen(const char* from, unsigned* refused_bits, unsigned* backsla
 }
 #endif
 
-// Whether every backslash in `text` begins one of the escapes \n, \t and \r.
-bool OnlyWhitespaceEscapes(std::string_view text) {
-  const char* const end = text.data() + text.size();
-  for (const char* at = text.data(); at < end; at += 2) {
-    at = static_cast<const char*>(std::memchr(at, '\\', static_cast<size_t>(end - at)));
-    if (at == nullptr) return true;
-    if (end - at < 2 || (at[1] != 'n' && at[1] != 't' && at[1] != 'r')) return false;
-  }
-  return true;
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
 }
 
 }  // namespace
+
+bool QuoteIndex::ReadEscapes(std::string_view text) {
+  const char* const begin = text.data();
+  const char* const end = begin + text.size();
+  for (const char* at = begin; at < end;) {
+    at = static_cast<const char*>(std::memchr(at, '\\', static_cast<size_t>(end - at)));
+    if (at == nullptr) return true;
+    if (end - at < 2) return false;
+    size_t length = 2;
+    switch (at[1]) {
+      case 'n':
+      case 't':
+      case 'r':
+        escapes_ |= kEscapedWhitespace;
+        break;
+      case '"': {
+        // The envelope unwrapper looks for its marker keys at every quote, escaped or not: a
+        // line holding one behind an escaped quote is left to it.
+        if (envelope_markers::MarkersAt(std::string_view(at + 1, static_cast<size_t>(end - at - 1))) != 0) return false;
+        escapes_ |= kEscapedQuote;
+        const auto quote = static_cast<size_t>(at + 1 - begin);
+        words_[quote / 64] &= ~(uint64_t{1} << (quote % 64));  // inside a string: not its end
+        break;
+      }
+      case '\\':
+        escapes_ |= kEscapedBackslash;
+        break;
+      case '/':
+        escapes_ |= kEscapedSlash;
+        break;
+      case 'b':
+      case 'f':
+        escapes_ |= kEscapedControl;
+        break;
+      case 'u': {
+        // Only a control character's: any other is a character a literal may hold (or a
+        // surrogate, which the full decoder may refuse).
+        if (end - at < 6) return false;
+        int value = 0;
+        for (int i = 2; i < 6; ++i) {
+          const int digit = HexValue(at[i]);
+          if (digit < 0) return false;
+          value = value * 16 + digit;
+        }
+        if (value >= 0x20) return false;
+        escapes_ |= kEscapedControl;
+        length = 6;
+        break;
+      }
+      default:
+        return false;  // not JSON
+    }
+    at += length;
+  }
+  return true;
+}
 
 size_t QuoteIndex::ClosingQuote(std::string_view text, size_t at) {
 #if defined(__SSE2__)
@@ -127,8 +181,8 @@ bool QuoteIndex::Build(std::string_view text) {
     backslashes |= static_cast<unsigned>(byte == '\\');
     if (byte == '"') words_[at / 64] |= uint64_t{1} << (at % 64);
   }
-  escapes_ = backslashes != 0;
-  return refused == 0 && (!escapes_ || OnlyWhitespaceEscapes(text));
+  escapes_ = 0;
+  return refused == 0 && (backslashes == 0 || ReadEscapes(text));
 }
 
 }  // namespace foreshock

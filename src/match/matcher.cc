@@ -7,6 +7,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "decode/decoder.h"
 #include "match/field_value.h"
 
 namespace foreshock {
@@ -157,6 +158,26 @@ Result<std::unique_ptr<Matcher>> Matcher::Create(const Catalog& catalog,
   return matcher;
 }
 
+namespace {
+
+// The kinds of JSON escape that stand for no byte any of `atoms` holds.
+uint8_t RawExactEscapes(const std::vector<std::string>& atoms) {
+  const auto held = [&](auto is) {
+    return std::any_of(atoms.begin(), atoms.end(), [&](const std::string& atom) {
+      return std::any_of(atom.begin(), atom.end(), [&](char c) { return is(static_cast<unsigned char>(c)); });
+    });
+  };
+  uint8_t exact = 0;
+  if (!held([](unsigned char c) { return c == '\n' || c == '\t' || c == '\r'; })) exact |= kEscapedWhitespace;
+  if (!held([](unsigned char c) { return c == '"'; })) exact |= kEscapedQuote;
+  if (!held([](unsigned char c) { return c == '\\'; })) exact |= kEscapedBackslash;
+  if (!held([](unsigned char c) { return c == '/'; })) exact |= kEscapedSlash;
+  if (!held([](unsigned char c) { return c < 0x20; })) exact |= kEscapedControl;
+  return exact;
+}
+
+}  // namespace
+
 void Matcher::BuildPrefilter(const MatcherOptions& options) {
   if (catalog_.patterns().empty()) return;
   auto filtered = std::make_unique<re2::FilteredRE2>(options.min_atom_len);
@@ -227,6 +248,7 @@ void Matcher::BuildPrefilter(const MatcherOptions& options) {
   raw_prefilter_safe_ = std::none_of(atoms.begin(), atoms.end(), [](const std::string& atom) {
     return atom.find_first_of("\n\t\r") != std::string::npos;
   });
+  raw_exact_escapes_ = RawExactEscapes(atoms);
   filtered_ = std::move(filtered);
 }
 

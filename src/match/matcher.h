@@ -87,6 +87,10 @@ class Matcher {
   // literal holds a line break, tab or carriage return (decoded text joins fields with line
   // breaks; raw lines hold none, and JSON lines hold those three as escapes, \n, \t, \r).
   bool raw_prefilter_safe() const { return raw_prefilter_safe_; }
+  // True when MayMatchParts() may judge parts holding these kinds of JSON escape
+  // (JsonEscape bits) as they stand: no literal holds a byte they stand for, so a literal in
+  // the decoded text is in the raw text too.
+  bool RawTextExact(uint8_t escapes) const { return (escapes & ~raw_exact_escapes_) == 0; }
 
  private:
   struct Compiled {
@@ -142,6 +146,7 @@ class Matcher {
   std::vector<std::vector<uint32_t>> gate_patterns_;  // per gate literal: the patterns it stands for
   size_t atom_count_ = 0;
   bool raw_prefilter_safe_ = false;
+  uint8_t raw_exact_escapes_ = 0;  // JsonEscape bits
   mutable std::atomic<uint64_t> fallbacks_{0};
   mutable std::atomic<uint64_t> prefilter_passed_{0};
   mutable std::atomic<uint64_t> prefilter_skipped_{0};

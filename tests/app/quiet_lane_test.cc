@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <random>
+#include <sstream>
 #include <vector>
 
 #include "app/record_reader.h"
@@ -119,6 +121,10 @@ TEST_F(QuietLaneTest, EdgeCaseLinesGiveTheSameRecordsAsFullDecoding) {
   // marker key): unwrapped.
   text += json + "{\"@timestamp\":\"2026-11-29T02:54:18.000Z\",\"message\":\"[2026-11-29T02:54:18,000][INFO ][o.e.n.Node] "
           "[es-4] via filebeat\",\"input.type\":\"filestream\",\"host.name\":\"es-4\"}\n";
+  // A garbled line names no node: it is the node its input last named, also when that
+  // one's line was passed over in a quiet run.
+  const std::string other = "[2026-11-29T02:54:16,500][INFO ][o.e.n.Node] [es-7] elsewhere\n";
+  text += other + other + other + "[2026-11-29T02:54:16,600][INFO ]{\"log\": \"garbled\n";
   text += json + plain + "[2026-11-29T02:54:17,000][INFO ][o.e.n.Node] [es-1] no newline at the end";
   ExpectSameRecords(text, "edge cases");
 }
@@ -213,6 +219,108 @@ TEST_F(QuietLaneTest, EcsStackTracesTakeTheLaneUnlessAPrecursorHidesInThem) {
     EXPECT_FALSE(hits.empty()) << "the scroll limit inside the trace is a hit";
   }
   EXPECT_EQ(marked, 1u);
+}
+
+// The JSON string escapes of `text` as ES writes them: quote and backslash.
+std::string JsonEscaped(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+// The hits of every record a reader hands out of `text` (with the lane when `prefilter`),
+// one line per record: its line number, and each hit's pattern and captures.
+std::string HitsPerRecord(const Matcher& matcher, const std::string& text, const Matcher* prefilter, size_t largest_read,
+                          uint64_t* quiet) {
+  auto reader = testing::ChunkedReader(text, prefilter, 5, largest_read);
+  if (!reader.ok()) return reader.status().message();
+  std::ostringstream out;
+  LogRecord record;
+  std::vector<PatternHit> hits;
+  while (true) {
+    auto next = (*reader)->Read(&record, std::chrono::milliseconds(0));
+    if (!next.ok() || *next == RecordReader::Next::kEnd) break;
+    if (*next != RecordReader::Next::kRecord) continue;
+    hits.clear();
+    matcher.Match(record, &hits);
+    out << record.line_number;
+    for (const PatternHit& hit : hits) {
+      out << ' ' << hit.pattern;
+      for (const Capture& capture : hit.captures) out << ' ' << capture.name << '=' << capture.text;
+    }
+    out << '\n';
+  }
+  *quiet = (*reader)->stats().quiet_lane;
+  return out.str();
+}
+
+// ES 8 lines whose messages hold escaped JSON (ILM steps, transform states) and every
+// catalog example, with escapes put in at random (\", \\, \/ for a slash, \n, \t, \u0007):
+// each record gives the same hits, captures included, with the lane as decoded in full. The
+// lane takes the escaped JSON, and leaves a precursor whose literal an escape hides from the
+// raw bytes (a slash written \/) to the full decode.
+TEST_F(QuietLaneTest, EscapedJsonGivesEveryRecordTheSameHitsAsFullDecoding) {
+  std::vector<std::string> messages = {
+      R"(moving index [.ds-logs-app-2026.11.29-000042] from [{\"phase\":\"hot\",\"action\":\"rollover\",)"
+      R"(\"name\":\"check-rollover-ready\"}] to [{\"phase\":\"hot\",\"action\":\"rollover\",\"name\":\"attempt-rollover\"}] )"
+      R"(in policy [logs])",
+      R"([ecommerce-summary] updating state for transform to [{\"task_state\":\"started\",\"indexer_state\":\"stopped\",)"
+      R"(\"checkpoint\":42,\"progress\":{\"docs_processed\":100},\"should_stop_at_checkpoint\":false}].)",
+      R"(path \\\\share\\logs\/x is \"quoted\")",
+  };
+  size_t examples = 0;
+  for (const Pattern& pattern : catalog_->patterns()) {
+    for (const PatternExample& example : pattern.examples) {
+      messages.push_back(JsonEscaped(example.line));
+      ++examples;
+    }
+  }
+  ASSERT_GT(examples, 80u);
+  const std::string inserted[] = {"\\\"", "\\\\", "\\n\\tat x.y(Z.java:1)", "\\u0007", "\\t"};
+  std::mt19937 random(11);
+  std::string text;
+  for (int n = 0; n < 4000; ++n) {
+    // Half the lines of a busy cluster's ordinary vocabulary, half precursors.
+    std::string message = messages[random() % 2 == 0 ? random() % 3 : random() % messages.size()];
+    const int change = static_cast<int>(random() % 4);
+    if (change == 1) {
+      size_t at = random() % (message.size() + 1);
+      while (at > 0 && message[at - 1] == '\\') --at;  // not inside an escape
+      message.insert(at, inserted[random() % std::size(inserted)]);
+    } else if (change == 2) {
+      const size_t slash = message.find('/', random() % (message.size() + 1));
+      if (slash != std::string::npos && (slash == 0 || message[slash - 1] != '\\')) message.insert(slash, "\\");
+    }
+    char stamp[40];
+    std::snprintf(stamp, sizeof stamp, "2026-11-29T%02d:%02d:%02d.%03dZ", n / 3600, n / 60 % 60, n % 60, n % 1000);
+    text += std::string("{\"@timestamp\":\"") + stamp + "\", \"log.level\": \"" + (n % 3 == 0 ? "WARN" : "INFO") +
+            "\", \"message\":\"" + message + "\", \"ecs.version\": \"1.2.0\",\"service.name\":\"ES_ECS\"," +
+            "\"event.dataset\":\"elasticsearch.server\",\"elasticsearch.node.name\":\"es-1\"" +
+            (n % 5 == 0 ? ",\"error.type\":\"java.lang.IllegalStateException\",\"error.stack_trace\":\"" + message +
+                              "\\n\\tat o.e.X.y(X.java:1)\""
+                        : std::string()) +
+            "}\n";
+  }
+  uint64_t quiet = 0;
+  uint64_t unused = 0;
+  for (const size_t largest : {size_t{1} << 20, size_t{4096}}) {
+    const std::string with_lane = HitsPerRecord(*matcher_, text, matcher_.get(), largest, &quiet);
+    const std::string full = HitsPerRecord(*matcher_, text, nullptr, largest, &unused);
+    EXPECT_EQ(with_lane, full) << "reads of up to " << largest << " bytes";
+    EXPECT_GT(std::count(full.begin(), full.end(), ' '), 1000) << "precursors hit";
+    EXPECT_GT(quiet, 1000u) << "the lane takes lines with escapes";
+  }
+  // Lines of escaped JSON alone take the lane, every one.
+  std::string steps;
+  for (int n = 0; n < 50; ++n) {
+    steps += "{\"@timestamp\":\"2026-11-29T02:54:11.000Z\", \"log.level\": \"INFO\", \"message\":\"" + messages[n % 2] +
+             "\", \"ecs.version\": \"1.2.0\",\"elasticsearch.node.name\":\"es-1\"}\n";
+  }
+  HitsPerRecord(*matcher_, steps, matcher_.get(), 1 << 20, &quiet);
+  ExpectSameRecords(text, "escaped JSON");
 }
 
 // A record the reader marks prefiltered is one the prefilter lets through on its decoded

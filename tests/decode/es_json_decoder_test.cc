@@ -1,6 +1,7 @@
 #include "decode/es_json_decoder.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "base/time.h"
 
@@ -202,7 +203,9 @@ TEST(EsJsonDecoderTest, HeaderRefusesSlowLogAndMarkerKeysOfAnyLength) {
       {R"("stream":"stdout")", false},
       {R"("ordinary":"log")", false},  // a value the unwrapper would take for a marker key
       {R"("ordinary":"logs")", true},
-      {R"("ordinary":"\"log\"")", false},  // an escape: never vouched
+      {R"("ordinary":"\"log\"")", true},  // escaped quotes: no marker key ends in a backslash
+      {R"("ordinary":"\"fileset.name\"")", false},  // a marker the unwrapper sees at an escaped quote
+      {R"("ordinary":"x\\","fileset.name":"y")", false},  // an escaped backslash: the quote is a key's
   };
   for (int round = 0; round < 2; ++round) {  // the second time, known keys come from the cache
     for (const auto& c : cases) {
@@ -242,8 +245,23 @@ TEST(EsJsonDecoderTest, HeaderVouchesForStackTracesWithEscapedLineBreaksAndTabs)
     EXPECT_EQ(header.searchable()[2], trace);
     EXPECT_NE(full.text.find(decoded_trace), std::string::npos) << full.text;
   }
-  for (const std::string& refused : {line("es-1", R"(a \"quoted\" word)"), line("es-1", R"(a \\n backslash)"),
-                                     line("es-1", R"(\u0041)"), line(R"(es\t1)", trace)}) {
+  // Other escapes are read too, and said, so the reader can tell whether one could hide a
+  // literal; a \u of a letter, and any escape in the time, node or cluster, is not.
+  const struct {
+    std::string trace;
+    uint8_t escapes;
+  } escaped[] = {{R"(a \"quoted\" word)", kEscapedQuote},
+                 {R"(a \\n backslash\n\tat x)", kEscapedBackslash | kEscapedWhitespace},
+                 {R"(a\/b \u0007 \b)", kEscapedSlash | kEscapedControl}};
+  for (const auto& c : escaped) {
+    RecordHeader header;
+    const std::string text = line("es-1", c.trace);
+    ASSERT_TRUE(decoder.DecodeHeader(text, DecodeOptions{}, &header)) << text;
+    EXPECT_EQ(header.escapes, c.escapes) << text;
+    ASSERT_EQ(header.searchable().size(), 3u);
+    EXPECT_EQ(header.searchable()[2], c.trace);
+  }
+  for (const std::string& refused : {line("es-1", R"(\u0041)"), line(R"(es\t1)", trace), line(R"(es\"1)", trace)}) {
     RecordHeader header;
     EXPECT_FALSE(decoder.DecodeHeader(refused, DecodeOptions{}, &header)) << refused;
   }
@@ -266,10 +284,11 @@ TEST(EsJsonDecoderTest, HeaderReadsALineLaidOutLikeAnEarlierOneAsTheFullDecodeDo
       {line("2026-11-29T02:54:11.000Z", "first", "es-1"), true},  // learned here
       // The first line's tail after its message: only the head is walked.
       {line("2026-11-29T02:54:11.250Z", "second, a bit longer than the first", "es-1"), true},
-      {line("2026-11-29T02:54:11.500Z", "an escaped \\\"quote\\\" in the head", "es-1"), false},
+      {line("2026-11-29T02:54:11.500Z", "an escaped \\\"quote\\\" in the head", "es-1"), true},
       {line("2026-11-29T02:54:11.750Z", "log", "es-1"), false},  // a marker in the head
       {line("2026-11-29T02:54:11.750Z", "tab\there", "es-1"), false},
-      {line("2026-11-29T02:54:12.500Z", "a longer one, with: \\\"quotes\\\" {and} [brackets]", "es-2"), false},  // escapes
+      {line("2026-11-29T02:54:12.500Z", "a longer one, with: \\\"quotes\\\" {and} [brackets]", "es-2"), true},
+      {line("2026-11-29T02:54:12.500Z", "moving index [.ds-x] from [{\\\"phase\\\":\\\"warm\\\"}] to [{}]", "es-2"), true},
       {line("2026-11-29T02:54:12.500Z", "a quote \" too many", "es-2"), false},  // not JSON
       {line("2026-11-29T02:54:12.500Z", "a longer one, with: 'quotes' {and} [brackets]", "es-2"), true},
       {line("2026-11-29T02:54:13.000Z", "", ""), true},
@@ -298,7 +317,10 @@ TEST(EsJsonDecoderTest, HeaderReadsALineLaidOutLikeAnEarlierOneAsTheFullDecodeDo
       EXPECT_EQ(header.node, full.node) << c.text;
       EXPECT_EQ(header.cluster, full.cluster) << c.text;
       ASSERT_EQ(header.searchable().size(), 1u) << c.text;
-      EXPECT_EQ(header.searchable()[0], full.message()) << c.text;
+      // The message as it stands, escapes and all: undone, it is what the full decode read.
+      EXPECT_EQ(nlohmann::json::parse("\"" + std::string(header.searchable()[0]) + "\"").get<std::string>(),
+                full.message())
+          << c.text;
     }
   }
 }

@@ -43,7 +43,7 @@ std::vector<std::string> Values(JsonLineShapes* shapes, std::string_view object)
 TEST(JsonLineShapesTest, ReadsTheValuesOfALineLaidOutLikeALearnedOne) {
   JsonLineShapes shapes;
   const std::string learned = R"({"@timestamp":"2026-11-29T02:54:11.000Z", "message":"first","node": "es-1"})";
-  shapes.Learn(learned, MembersOf(learned));
+  shapes.Learn(learned, MembersOf(learned), /*keep_tail=*/true);
   EXPECT_EQ(Values(&shapes, learned),
             (std::vector<std::string>{"\"2026-11-29T02:54:11.000Z\"", "\"first\"", "\"es-1\""}));
   EXPECT_EQ(Values(&shapes, R"({"@timestamp":"x", "message":"a much longer message, with: colons, {braces} and commas","node": ""})"),
@@ -53,7 +53,7 @@ TEST(JsonLineShapesTest, ReadsTheValuesOfALineLaidOutLikeALearnedOne) {
 TEST(JsonLineShapesTest, RefusesALineLaidOutOtherwise) {
   JsonLineShapes shapes;
   const std::string learned = R"({"a":"1","b":"2"})";
-  shapes.Learn(learned, MembersOf(learned));
+  shapes.Learn(learned, MembersOf(learned), /*keep_tail=*/true);
   const std::vector<std::string> no_match{"no match"};
   for (const char* other : {
            R"({"a":"1","c":"2"})",          // another key
@@ -78,12 +78,12 @@ TEST(JsonLineShapesTest, KeepsTheLastFewLayouts) {
   auto line = [](int key) { return "{\"k" + std::to_string(key) + "\":\"v\"}"; };
   for (int key = 0; key < 5; ++key) {
     const std::string learned = line(key);
-    shapes.Learn(learned, MembersOf(learned));
+    shapes.Learn(learned, MembersOf(learned), /*keep_tail=*/true);
   }
   EXPECT_EQ(Values(&shapes, line(0)), std::vector<std::string>{"no match"});
   for (int key = 1; key < 5; ++key) EXPECT_EQ(Values(&shapes, line(key)), std::vector<std::string>{"\"v\""});
   const std::string huge = "{\"" + std::string(JsonLineShapes::kMaxLayoutBytes, 'k') + "\":\"v\"}";
-  shapes.Learn(huge, MembersOf(huge));
+  shapes.Learn(huge, MembersOf(huge), /*keep_tail=*/true);
   EXPECT_EQ(Values(&shapes, huge), std::vector<std::string>{"no match"});
 }
 
@@ -118,7 +118,7 @@ constexpr uint8_t kHeadTag = 1;
 TEST(JsonLineShapesTest, TakesALineWhoseTailWasSeenByWalkingItsHeadAlone) {
   JsonLineShapes shapes(kHeadTag);
   const std::string learned = R"({"@timestamp":"2026-11-29T02:54:11.000Z","message":"first","node":"es-1","cluster":"c"})";
-  shapes.Learn(learned, MembersOf(learned));
+  shapes.Learn(learned, MembersOf(learned), /*keep_tail=*/true);
   // The tail of the line it learned from is kept.
   EXPECT_EQ(ValuesByTail(&shapes, R"({"@timestamp":"2026-11-29T02:54:12.500Z","message":"second, longer: {} []","node":"es-1","cluster":"c"})"),
             (std::vector<std::string>{"\"2026-11-29T02:54:12.500Z\"", "\"second, longer: {} []\"", "\"es-1\"", "\"c\""}));
@@ -130,10 +130,21 @@ TEST(JsonLineShapesTest, TakesALineWhoseTailWasSeenByWalkingItsHeadAlone) {
             (std::vector<std::string>{"\"y\"", "\"\"", "\"es-22\"", "\"c\""}));
 }
 
+// A line whose tail holds an escape a literal could hide behind teaches its layout, not its
+// tail: no later line is read by that tail as it stands.
+TEST(JsonLineShapesTest, LearnsWithoutItsTailWhenTold) {
+  JsonLineShapes shapes(kHeadTag);
+  const std::string learned = R"({"@timestamp":"2026-11-29T02:54:11.000Z","message":"first","trace":"a\\b"})";
+  shapes.Learn(learned, MembersOf(learned), /*keep_tail=*/false);
+  EXPECT_EQ(ValuesByTail(&shapes, R"({"@timestamp":"2026-11-29T02:54:12.000Z","message":"second","trace":"a\\b"})"),
+            std::vector<std::string>{"no match"});
+  EXPECT_EQ(Values(&shapes, learned).size(), 3u) << "the layout is learned";
+}
+
 TEST(JsonLineShapesTest, TakesByItsTailOnlyALineMatchWouldTakeTheSame) {
   JsonLineShapes shapes(kHeadTag);
   const std::string learned = R"({"a":"1","message":"m","node":"es-1"})";
-  shapes.Learn(learned, MembersOf(learned));
+  shapes.Learn(learned, MembersOf(learned), /*keep_tail=*/true);
   const std::vector<std::string> no_match{"no match"};
   for (const char* other : {
            R"({"a":"1","message":"m","node":"es-2"})",        // another tail
@@ -158,7 +169,7 @@ TEST(JsonLineShapesTest, TakesByItsTailOnlyALineMatchWouldTakeTheSame) {
             (std::vector<std::string>{"\"1\"", "\"" + long_value + "\"", "\"es-1\""}));
   // Without a head tag, no line is taken by its tail.
   JsonLineShapes no_head;
-  no_head.Learn(learned, MembersOf(learned));
+  no_head.Learn(learned, MembersOf(learned), /*keep_tail=*/true);
   EXPECT_EQ(ValuesByTail(&no_head, learned), no_match);
 }
 
@@ -166,7 +177,7 @@ TEST(JsonLineShapesTest, KeepsTheLastFewTailsOfALayout) {
   JsonLineShapes shapes(kHeadTag);
   auto line = [](size_t node) { return R"({"a":"1","message":"m","node":"es-)" + std::to_string(node) + "\"}"; };
   const std::string first = line(0);
-  shapes.Learn(first, MembersOf(first));
+  shapes.Learn(first, MembersOf(first), /*keep_tail=*/true);
   for (size_t node = 1; node <= JsonLineShapes::kTails; ++node) MatchAndKeep(&shapes, line(node));
   EXPECT_EQ(ValuesByTail(&shapes, line(0)), std::vector<std::string>{"no match"}) << "the oldest, replaced";
   for (size_t node = 1; node <= JsonLineShapes::kTails; ++node) {
@@ -184,7 +195,7 @@ TEST(JsonLineShapesTest, KeepsNoLayoutWithTagsPastItsTablesNorTakesALongHeadByIt
   };
   JsonLineShapes shapes;
   const std::string nine = object_of(JsonLineShapes::kMaxTags + 1);  // tags 0 to kMaxTags
-  shapes.Learn(nine, MembersOf(nine));
+  shapes.Learn(nine, MembersOf(nine), /*keep_tail=*/true);
   EXPECT_EQ(Values(&shapes, nine), std::vector<std::string>{"no match"});
 
   JsonLineShapes long_head(kHeadTag);
@@ -192,7 +203,7 @@ TEST(JsonLineShapesTest, KeepsNoLayoutWithTagsPastItsTablesNorTakesALongHeadByIt
   std::vector<Member> members = MembersOf(object);
   for (Member& member : members) member.tag = JsonLineShapes::kNoTag;
   members[JsonLineShapes::kMaxHead].tag = kHeadTag;  // the head: kMaxHead + 1 members
-  long_head.Learn(object, members);
+  long_head.Learn(object, members, /*keep_tail=*/true);
   QuoteIndex quotes;
   ASSERT_TRUE(quotes.Build(object));
   std::vector<Member> matched;
@@ -201,7 +212,7 @@ TEST(JsonLineShapesTest, KeepsNoLayoutWithTagsPastItsTablesNorTakesALongHeadByIt
   EXPECT_FALSE(long_head.MatchByTail(object, &by_tail));
   members[JsonLineShapes::kMaxHead].tag = JsonLineShapes::kNoTag;  // a head of kMaxHead members
   members[JsonLineShapes::kMaxHead - 1].tag = kHeadTag;
-  long_head.Learn(object, members);
+  long_head.Learn(object, members, /*keep_tail=*/true);
   EXPECT_TRUE(long_head.MatchByTail(object, &by_tail));
   EXPECT_EQ(by_tail.head_count, JsonLineShapes::kMaxHead);
 }
@@ -212,7 +223,7 @@ TEST(JsonLineShapesTest, RestsWhereLinesDoNotRepeatTheirTails) {
   JsonLineShapes shapes(kHeadTag);
   auto line = [](size_t thread) { return R"({"a":"1","message":"m","thread":"T#)" + std::to_string(thread) + "\"}"; };
   const std::string first = line(0);
-  shapes.Learn(first, MembersOf(first));
+  shapes.Learn(first, MembersOf(first), /*keep_tail=*/true);
   ASSERT_EQ(ValuesByTail(&shapes, first).size(), 3u);
   for (size_t thread = 1; thread <= JsonLineShapes::kMissesBeforeRest; ++thread) {
     EXPECT_EQ(ValuesByTail(&shapes, line(thread)), std::vector<std::string>{"no match"});
@@ -272,7 +283,7 @@ TEST(JsonLineShapesTest, WhatMatchByTailTakesMatchTakesTheSame) {
     if (known) {
       shapes.KeepTail(object, matched);
     } else if (indexed && std::count(object.begin(), object.end(), '"') == 16) {
-      shapes.Learn(object, MembersOf(object));
+      shapes.Learn(object, MembersOf(object), /*keep_tail=*/true);
     }
   }
   EXPECT_GT(taken, 500u);
