@@ -8,11 +8,10 @@
 namespace foreshock {
 namespace {
 
-// Hits of `times` inside [at - window, at].
+// Hits of `times` (kept sorted) inside [at - window, at].
 int CountWithin(const std::deque<TimePoint>& times, TimePoint at, Duration window) {
-  return static_cast<int>(std::count_if(times.begin(), times.end(), [&](TimePoint t) {
-    return t <= at && t >= at - window;
-  }));
+  const auto from = std::lower_bound(times.begin(), times.end(), at - window);
+  return static_cast<int>(std::upper_bound(from, times.end(), at) - from);
 }
 
 void InsertSorted(std::deque<TimePoint>* times, TimePoint t) {

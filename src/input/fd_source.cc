@@ -7,8 +7,6 @@
 
 #include <cerrno>
 
-#include <spdlog/spdlog.h>
-
 namespace foreshock {
 namespace {
 
@@ -35,12 +33,11 @@ Result<std::unique_ptr<FdSource>> FdSource::Open(const std::string& path) {
     return Status::InvalidArgument(path + " is a directory");
   }
   const bool pollable = !S_ISREG(info.st_mode) && !S_ISBLK(info.st_mode);
-  return std::unique_ptr<FdSource>(
-      new FdSource(fd, owns_fd, pollable, S_ISREG(info.st_mode), path == "-" ? "stdin" : path));
+  return std::unique_ptr<FdSource>(new FdSource(fd, owns_fd, pollable, path == "-" ? "stdin" : path));
 }
 
-FdSource::FdSource(int fd, bool owns_fd, bool pollable, bool regular, std::string name)
-    : fd_(fd), owns_fd_(owns_fd), pollable_(pollable), regular_(regular), name_(std::move(name)) {}
+FdSource::FdSource(int fd, bool owns_fd, bool pollable, std::string name)
+    : fd_(fd), owns_fd_(owns_fd), pollable_(pollable), name_(std::move(name)) {}
 
 FdSource::~FdSource() {
   if (owns_fd_) ::close(fd_);
@@ -78,25 +75,7 @@ Result<Source::ReadState> FdSource::Read(std::string* out, Duration wait) {
   return state;
 }
 
-bool FdSource::MapNext(std::string_view* view) {
-  if (window_.cut()) {
-    spdlog::warn("{}: the file was cut short while being read; what it lost read as zeros (passed over)", name_);
-  }
-  window_.Unmap();
-  struct stat info {};
-  const off_t offset = ::lseek(fd_, 0, SEEK_CUR);
-  if (offset < 0 || ::fstat(fd_, &info) != 0 || info.st_size == 0) return false;
-  if (offset >= info.st_size) {
-    *view = {};
-    return true;
-  }
-  if (!window_.Map(fd_, static_cast<uint64_t>(offset), static_cast<uint64_t>(info.st_size))) return false;
-  *view = window_.view();
-  return ::lseek(fd_, offset + static_cast<off_t>(view->size()), SEEK_SET) >= 0;
-}
-
 Result<Source::ReadState> FdSource::ReadView(std::string* /*scratch*/, std::string_view* view, Duration wait) {
-  if (regular_ && MapNext(view)) return view->empty() ? ReadState::kEnd : ReadState::kData;
   if (chunk_ == nullptr) chunk_ = std::make_unique<char[]>(kChunkBytes);
   size_t got = 0;
   auto state = ReadInto(chunk_.get(), kChunkBytes, wait, &got);

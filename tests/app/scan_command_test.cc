@@ -138,8 +138,8 @@ TEST(ScanCommandTest, BadInputIsCountedAndPassedOverWithoutLosingAlerts) {
   EXPECT_NE(result.err.find(path + ":"), std::string::npos) << "bad lines are reported with their place";
 }
 
-// A file is mapped a window at a time (MappedWindow); lines that straddle the windows'
-// edges, a precursor among them at each edge, give the alerts they give through a pipe.
+// A file is read a chunk at a time (256 KiB); lines that straddle the chunks' edges, a
+// precursor among them at two of them, give the alerts they give through a pipe.
 TEST(ScanCommandTest, AFileReadInWindowsGivesTheAlertsAPipeGives) {
   TempDir dir;
   const std::string catalog = dir.Write("catalog.yaml", testing::kOneAlertPerPrecursorCatalog);
@@ -162,19 +162,19 @@ TEST(ScanCommandTest, AFileReadInWindowsGivesTheAlertsAPipeGives) {
   const std::vector<std::string> args = {"scan", "--no-builtin-catalog", "--catalog", catalog};
   std::vector<std::string> from_file = args;
   from_file.push_back(path);
-  const ProcessResult mapped = RunForeshock(from_file);
+  const ProcessResult chunked = RunForeshock(from_file);
   ProcessOptions piped_options;
   piped_options.stdin_data = log;
   const ProcessResult piped = RunForeshock(args, piped_options);
-  ASSERT_EQ(mapped.exit_code, 0) << mapped.err;
+  ASSERT_EQ(chunked.exit_code, 0) << chunked.err;
   ASSERT_EQ(piped.exit_code, 0) << piped.err;
-  std::vector<std::string> mapped_messages;
-  for (const json& alert : Alerts(mapped)) mapped_messages.push_back(alert["message"]);
+  std::vector<std::string> chunked_messages;
+  for (const json& alert : Alerts(chunked)) chunked_messages.push_back(alert["message"]);
   std::vector<std::string> piped_messages;
   for (const json& alert : Alerts(piped)) piped_messages.push_back(alert["message"]);
-  EXPECT_EQ(mapped_messages.size(), 2u);
-  EXPECT_EQ(mapped_messages, piped_messages);
-  EXPECT_NE(mapped.err.find(" 0 malformed"), std::string::npos) << mapped.err;
+  EXPECT_EQ(chunked_messages.size(), 2u);
+  EXPECT_EQ(chunked_messages, piped_messages);
+  EXPECT_NE(chunked.err.find(" 0 malformed"), std::string::npos) << chunked.err;
 }
 
 TEST(ScanCommandTest, FailOnAlertExitsOneOnlyWhenAskedTo) {
