@@ -207,17 +207,28 @@ Status Pipeline::Correlate(const LogRecord& record, std::vector<PatternHit>* hit
   alerts_.clear();
   if (hit_hook_ && !hits->empty()) hit_hook_(record, hits);
   summary_.hits += hits->size();
-  for (const PatternHit& hit : *hits) ++pattern_hits_[catalog_->patterns()[hit.pattern].id];
+  for (const PatternHit& hit : *hits) {
+    if (pattern_hits_.empty()) pattern_hits_.assign(catalog_->patterns().size(), 0);
+    ++pattern_hits_[static_cast<size_t>(hit.pattern)];
+  }
   NoteTime(record.time, live);
   if (correlator_->wants_activity()) correlator_->NoteActivity(record, &alerts_);
   reorder_.Observe(record.time);
-  if (!hits->empty() && !reorder_.Hold(record, *hits)) {
+  if (!hits->empty() && !reorder_.Hold(record, hits)) {
     ++summary_.late;  // too late to reorder: applied as it is
     correlator_->Observe(record, *hits, &alerts_);
   }
   FORESHOCK_RETURN_IF_ERROR(Emit(&alerts_));
   if (tick_ && ++records_since_tick_check_ >= 1024) FORESHOCK_RETURN_IF_ERROR(MaybeTick());
   return Release(live, /*end=*/false);
+}
+
+std::map<std::string, uint64_t> Pipeline::pattern_hits() const {
+  std::map<std::string, uint64_t> by_id;
+  for (size_t pattern = 0; pattern < pattern_hits_.size(); ++pattern) {
+    if (pattern_hits_[pattern] > 0) by_id[catalog_->patterns()[pattern].id] = pattern_hits_[pattern];
+  }
+  return by_id;
 }
 
 void Pipeline::NoteTime(TimePoint time, bool live) {

@@ -20,4 +20,26 @@ inline uint64_t Fnv1a(std::string_view bytes, uint64_t hash = kFnv1aBasis) {
   return hash;
 }
 
+// A hash of `bytes` as fast as a word a step, as stable as Fnv1a (little-endian words),
+// continuing `hash`: for long texts hashed per line (the correlator's duplicate keys). Each
+// word is mixed in with a multiply and a shift, so every bit of it reaches every bit of the
+// hash.
+inline uint64_t WordHash(std::string_view bytes, uint64_t hash = kFnv1aBasis) {
+  constexpr uint64_t kMultiplier = 0x9E3779B97F4A7C15ULL;
+  const auto mix = [&](uint64_t word) {
+    hash = (hash ^ word) * kMultiplier;
+    hash ^= hash >> 29;
+  };
+  size_t at = 0;
+  for (; at + 8 <= bytes.size(); at += 8) {
+    uint64_t word = 0;
+    for (size_t i = 0; i < 8; ++i) word |= uint64_t{static_cast<unsigned char>(bytes[at + i])} << (8 * i);
+    mix(word);
+  }
+  uint64_t tail = bytes.size() - at;  // the length too: "a" and "a\0" differ
+  for (size_t i = 0; at + i < bytes.size(); ++i) tail |= uint64_t{static_cast<unsigned char>(bytes[at + i])} << (8 * (i + 1));
+  mix(tail);
+  return hash;
+}
+
 }  // namespace foreshock

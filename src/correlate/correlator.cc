@@ -49,7 +49,7 @@ uint64_t RecordKey(const LogRecord& record) {
   const int64_t micros = record.time.time_since_epoch().count();
   uint64_t hash = Fnv1a(std::string_view(reinterpret_cast<const char*>(&micros), sizeof micros));
   hash = Fnv1a(record.node, hash);
-  return Fnv1a(record.text, hash);
+  return WordHash(record.text, hash);
 }
 
 }  // namespace

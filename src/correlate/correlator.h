@@ -46,6 +46,7 @@
 
 #include <list>
 #include <map>
+#include <memory_resource>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <unordered_map>
@@ -179,7 +180,9 @@ class Correlator {
   TimePoint watermark_{};
   TimePoint last_sweep_{};
   std::deque<std::pair<TimePoint, uint64_t>> recent_records_;  // for duplicate detection
-  std::unordered_set<uint64_t> recent_keys_;
+  // Their keys, as nodes from a pool: a key inserted and erased per hit line costs no malloc.
+  std::pmr::unsynchronized_pool_resource recent_keys_pool_;
+  std::pmr::unordered_set<uint64_t> recent_keys_{&recent_keys_pool_};
   CorrelatorStats stats_;
   std::map<std::string, TimePoint> cut_after_;  // node -> its last line before its input was cut
 };

@@ -4,12 +4,12 @@
 
 namespace foreshock {
 
-bool ReorderBuffer::Hold(const LogRecord& record, std::vector<PatternHit> hits) {
+bool ReorderBuffer::Hold(const LogRecord& record, std::vector<PatternHit>* hits) {
   Observe(record.time);
   if (record.time < released_) return false;
   auto at = std::upper_bound(held_.begin(), held_.end(), record.time,
                              [](TimePoint t, const HeldRecord& held) { return t < held.record.time; });
-  held_.insert(at, HeldRecord{record, std::move(hits), std::chrono::steady_clock::now()});
+  held_.insert(at, HeldRecord{record, std::move(*hits), std::chrono::steady_clock::now()});
   return true;
 }
 

@@ -30,9 +30,10 @@ class ReorderBuffer {
   ReorderBuffer(Duration allowed_lateness, std::chrono::milliseconds max_hold)
       : allowed_lateness_(allowed_lateness), max_hold_(max_hold) {}
 
-  // Holds a record with its hits. Returns false (and holds nothing) when it is older than
-  // what was already released: it is late, and the caller applies it at once.
-  bool Hold(const LogRecord& record, std::vector<PatternHit> hits);
+  // Holds a record with its hits, taken from *hits. Returns false (and holds nothing, *hits
+  // left as it was) when it is older than what was already released: it is late, and the
+  // caller applies it at once.
+  bool Hold(const LogRecord& record, std::vector<PatternHit>* hits);
 
   // Notes the newest event time seen, hit or not.
   void Observe(TimePoint time) { watermark_ = std::max(watermark_, time); }

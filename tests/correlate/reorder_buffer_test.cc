@@ -7,6 +7,13 @@
 namespace foreshock {
 namespace {
 
+// An empty list of hits for Hold() to take.
+std::vector<PatternHit>* NoHits() {
+  static std::vector<PatternHit> none;
+  none.clear();
+  return &none;
+}
+
 const TimePoint kStart = std::chrono::sys_days(std::chrono::year(2026) / 11 / 29);
 
 LogRecord At(int seconds) {
@@ -25,14 +32,14 @@ std::vector<std::string> Texts(const std::vector<HeldRecord>& held) {
 TEST(ReorderBufferTest, ReleasesInEventTimeOrderOnceTheLatenessHasPassed) {
   ReorderBuffer buffer(std::chrono::seconds(30), std::chrono::milliseconds(0));
   std::vector<HeldRecord> out;
-  ASSERT_TRUE(buffer.Hold(At(10), {}));
-  ASSERT_TRUE(buffer.Hold(At(5), {}));
+  ASSERT_TRUE(buffer.Hold(At(10), NoHits()));
+  ASSERT_TRUE(buffer.Hold(At(5), NoHits()));
   buffer.Release(false, false, &out);
   EXPECT_TRUE(out.empty()) << "nothing is 30 s old yet";
   buffer.Observe(kStart + std::chrono::seconds(36));
   buffer.Release(false, false, &out);
   EXPECT_EQ(Texts(out), std::vector<std::string>{"5"});
-  EXPECT_FALSE(buffer.Hold(At(4), {})) << "older than what was released: late";
+  EXPECT_FALSE(buffer.Hold(At(4), NoHits())) << "older than what was released: late";
   out.clear();
   buffer.Release(false, /*end=*/true, &out);
   EXPECT_EQ(Texts(out), std::vector<std::string>{"10"});
@@ -41,7 +48,7 @@ TEST(ReorderBufferTest, ReleasesInEventTimeOrderOnceTheLatenessHasPassed) {
 TEST(ReorderBufferTest, LiveRecordsGoAfterTheirWallClockHold) {
   ReorderBuffer buffer(std::chrono::seconds(30), std::chrono::milliseconds(5));
   std::vector<HeldRecord> out;
-  buffer.Hold(At(10), {});
+  buffer.Hold(At(10), NoHits());
   buffer.Release(true, false, &out);
   EXPECT_TRUE(out.empty());
   std::this_thread::sleep_for(std::chrono::milliseconds(10));
