@@ -4,7 +4,9 @@
 // things that must stay stable (alert fingerprints, spool folders, file heads); it is not
 // meant to resist anyone choosing inputs.
 
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 
 namespace foreshock {
@@ -32,8 +34,9 @@ inline uint64_t WordHash(std::string_view bytes, uint64_t hash = kFnv1aBasis) {
   };
   size_t at = 0;
   for (; at + 8 <= bytes.size(); at += 8) {
-    uint64_t word = 0;
-    for (size_t i = 0; i < 8; ++i) word |= uint64_t{static_cast<unsigned char>(bytes[at + i])} << (8 * i);
+    uint64_t word;
+    std::memcpy(&word, bytes.data() + at, 8);
+    if constexpr (std::endian::native == std::endian::big) word = __builtin_bswap64(word);
     mix(word);
   }
   uint64_t tail = bytes.size() - at;  // the length too: "a" and "a\0" differ

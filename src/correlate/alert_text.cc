@@ -50,6 +50,24 @@ std::string GroupKey(const std::vector<std::pair<std::string, std::string>>& gro
   return key;
 }
 
+void AppendGroupKey(const Rule& rule, const std::string& node, const std::string& cluster, const PatternHit& hit,
+                    std::string* key) {
+  bool first = true;
+  for (const std::string& field : rule.group_by) {
+    if (!first) *key += ',';
+    first = false;
+    *key += field;
+    *key += '=';
+    if (field == "node") {
+      *key += node;
+    } else if (field == "cluster") {
+      *key += cluster;
+    } else if (const Capture* capture = hit.Find(field)) {
+      *key += capture->text;
+    }
+  }
+}
+
 std::string Fingerprint(const std::string& rule_id, const std::string& group_key) {
   const uint64_t hash = Fnv1a(group_key, Fnv1a("\x1f", Fnv1a(rule_id)));
   char buf[17];

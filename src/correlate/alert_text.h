@@ -29,6 +29,11 @@ std::string SubjectNode(const Pattern& pattern, const PatternHit& hit, const Log
 // "node=es-data-3,index=logs" in group_by order.
 std::string GroupKey(const std::vector<std::pair<std::string, std::string>>& group);
 
+// Appends GroupKey(GroupOf(rule, node, cluster, hit)) to *key, without building the group:
+// asked of every hit, where most groups exist already.
+void AppendGroupKey(const Rule& rule, const std::string& node, const std::string& cluster, const PatternHit& hit,
+                    std::string* key);
+
 // 16 hex digits of FNV-1a over the rule id and group key: stable across runs and versions.
 std::string Fingerprint(const std::string& rule_id, const std::string& group_key);
 

@@ -165,9 +165,10 @@ void Correlator::NoteActivity(const LogRecord& record, std::vector<Alert>* alert
 void Correlator::ApplyHit(int rule_index, int step, const HitContext& hit,
                           std::vector<Alert>* alerts) {
   const Rule& rule = catalog_.rules()[static_cast<size_t>(rule_index)];
-  const std::vector<std::pair<std::string, std::string>> group =
-      GroupOf(rule, hit.node, hit.cluster, *hit.hit);
-  const std::string index_key = rule.id + '\x1f' + GroupKey(group);
+  std::string& index_key = index_key_scratch_;  // reused: most hits land in a group that exists
+  index_key.assign(rule.id);
+  index_key += '\x1f';
+  AppendGroupKey(rule, hit.node, hit.cluster, *hit.hit, &index_key);
   if (rule.kind == Rule::Kind::kValue && !ValueHolds(rule.value, {}, *hit.hit)) {
     // With a count, the condition must hold that many times running: a hit that breaks it
     // starts the count again (old-gen occupancy that one collection brought down is no leak).
@@ -179,10 +180,10 @@ void Correlator::ApplyHit(int rule_index, int step, const HitContext& hit,
   const bool exists = index_.contains(index_key);
   GroupState& state = *FindOrCreate(rule_index, index_key, hit.time);
   if (!exists) {
-    state.group = group;
+    state.group = GroupOf(rule, hit.node, hit.cluster, *hit.hit);
     state.node = hit.node;
     state.cluster = hit.cluster;
-    state.fingerprint = Fingerprint(rule.id, GroupKey(group));
+    state.fingerprint = Fingerprint(rule.id, GroupKey(state.group));
     state.step_hits.resize(rule.steps.size());
   }
   if (state.cluster.empty()) state.cluster = hit.cluster;
@@ -334,7 +335,9 @@ void Correlator::Recover(const Pattern& recovery, const HitContext& hit, std::ve
 
 std::string Correlator::IndexKey(int rule_index, const HitContext& hit) const {
   const Rule& rule = catalog_.rules()[static_cast<size_t>(rule_index)];
-  return rule.id + '\x1f' + GroupKey(GroupOf(rule, hit.node, hit.cluster, *hit.hit));
+  std::string key = rule.id + '\x1f';
+  AppendGroupKey(rule, hit.node, hit.cluster, *hit.hit, &key);
+  return key;
 }
 
 void Correlator::Disarm(int rule_index, const HitContext& hit, std::vector<Alert>* alerts) {

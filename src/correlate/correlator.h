@@ -179,6 +179,7 @@ class Correlator {
   uint64_t index_inserts_ = 0;
   TimePoint watermark_{};
   TimePoint last_sweep_{};
+  std::string index_key_scratch_;  // ApplyHit()'s group key, its buffer kept from hit to hit
   std::deque<std::pair<TimePoint, uint64_t>> recent_records_;  // for duplicate detection
   // Their keys, as nodes from a pool: a key inserted and erased per hit line costs no malloc.
   std::pmr::unsynchronized_pool_resource recent_keys_pool_;
