@@ -98,12 +98,12 @@ TEST_P(QuoteIndexTest, FindsEveryQuoteAndRefusesWhatTheWalkCannotRead) {
   EXPECT_EQ(index.escapes(), kEscapedWhitespace);
   ASSERT_TRUE(index.Build("{\"a\":\"x\\\\n\"}")) << "an escaped backslash, then n";
   EXPECT_EQ(index.escapes(), kEscapedBackslash);
-  EXPECT_EQ(index.NextQuote(5), 10u);
+  EXPECT_EQ(index.NextQuote(6), 10u) << "the quote after the escaped backslash closes the string";
   // An ILM step as ES 8 writes it: the message string ends at its own quote, not an escaped one.
   const std::string step = R"({"message":"moving index [.ds-logs-1] from [{\"phase\":\"warm\"}] to [{}]", "x":"y"})";
   ASSERT_TRUE(index.Build(step));
   EXPECT_EQ(index.escapes(), kEscapedQuote);
-  EXPECT_EQ(index.NextQuote(11), step.find("\", \"x\""));
+  EXPECT_EQ(index.NextQuote(12), step.find("\", \"x\""));
   EXPECT_FALSE(index.Build("{\"a\":\"\\u00e9\"}")) << "a letter, which a literal may hold";
 }
 
