@@ -313,10 +313,11 @@ Status Pipeline::Release(bool live, bool end) {
   alerts_.clear();
   released_.clear();
   reorder_.Release(live, end, &released_);
-  for (const HeldRecord& held : released_) {
-    correlator_->AdvanceTo(held.record.time, &alerts_);
-    correlator_->Observe(held.record, held.hits, &alerts_);
+  for (const std::unique_ptr<HeldRecord>& held : released_) {
+    correlator_->AdvanceTo(held->record.time, &alerts_);
+    correlator_->Observe(held->record, held->hits, &alerts_);
   }
+  reorder_.Recycle(&released_);
   // Time-driven decisions go as far as nothing earlier can still come: the reorder bound
   // (and the oldest record still held), or everything at the end of input.
   TimePoint settled = end ? reorder_.watermark() : reorder_.watermark() - options_.allowed_lateness;

@@ -157,7 +157,7 @@ class Pipeline {
   std::vector<TimedRecord> timed_;
   // Clock anomalies: reported freely 5 times, then once per 10 s.
   ReportLimiter anomaly_reports_{5, std::chrono::seconds(10)};
-  std::vector<HeldRecord> released_;
+  std::vector<std::unique_ptr<HeldRecord>> released_;
   CorrelatorOptions options_;
   TimePoint watermark_{};
   std::chrono::steady_clock::time_point watermark_seen_at_{};

@@ -7,10 +7,13 @@
 // within that bound gives exactly the alerts of the ordered logs. Live inputs cannot wait for
 // event time to pass: there a held record is also released once it has waited `max_hold` of
 // wall-clock time, keeping alert latency in milliseconds. Only records with hits are held
-// (copies of them), so memory stays small. Not thread-safe.
+// (copies of them), so memory stays small; released records handed back with Recycle() are
+// copied into next, their buffers reused, so holding a record costs no allocation once
+// records as long have been held. Not thread-safe.
 
 #include <chrono>
 #include <deque>
+#include <memory>
 #include <vector>
 
 #include "base/time.h"
@@ -41,7 +44,10 @@ class ReorderBuffer {
   // Moves to *out, in time order, every held record that may go: those the watermark is
   // `allowed_lateness` past, and, when `live`, those held longer than max_hold. `end` (input
   // exhausted) releases everything.
-  void Release(bool live, bool end, std::vector<HeldRecord>* out);
+  void Release(bool live, bool end, std::vector<std::unique_ptr<HeldRecord>>* out);
+  // Takes back released records once applied (leaves *released empty): Hold() copies into
+  // them. At most kSpares are kept.
+  void Recycle(std::vector<std::unique_ptr<HeldRecord>>* released);
 
   void set_max_hold(std::chrono::milliseconds max_hold) { max_hold_ = max_hold; }
   TimePoint watermark() const { return watermark_; }
@@ -52,13 +58,16 @@ class ReorderBuffer {
   // plus allowed_lateness; TimePoint::max() when none is held). Live inputs may see it go
   // earlier, after max_hold.
   TimePoint next_release() const {
-    return held_.empty() ? TimePoint::max() : held_.front().record.time + allowed_lateness_;
+    return held_.empty() ? TimePoint::max() : held_.front()->record.time + allowed_lateness_;
   }
 
  private:
   Duration allowed_lateness_;
   std::chrono::milliseconds max_hold_;
-  std::deque<HeldRecord> held_;  // sorted by record time
+  static constexpr size_t kSpares = 64;
+  // Sorted by record time; by pointer, so a record held costs no deque node of its own.
+  std::deque<std::unique_ptr<HeldRecord>> held_;
+  std::vector<std::unique_ptr<HeldRecord>> spares_;
   TimePoint watermark_{};
   TimePoint released_{};
 };

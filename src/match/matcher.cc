@@ -440,11 +440,13 @@ bool Matcher::CaptureHit(int pattern, std::string_view text, PatternHit* hit) co
   const Compiled& compiled = compiled_[static_cast<size_t>(pattern)];
   const Pattern& spec = catalog_.patterns()[static_cast<size_t>(pattern)];
   const int group_count = compiled.regex->NumberOfCapturingGroups();
-  std::vector<re2::StringPiece> groups(static_cast<size_t>(group_count) + 1);
+  thread_local std::vector<re2::StringPiece> groups;  // its buffer kept from hit to hit
+  groups.assign(static_cast<size_t>(group_count) + 1, re2::StringPiece());
   if (!MatchLeftmost(compiled, text, groups.data(), static_cast<int>(groups.size()))) return false;
   hit->pattern = pattern;
   hit->match_begin = static_cast<size_t>(groups[0].data() - text.data());
   hit->match_end = hit->match_begin + groups[0].size();
+  hit->captures.reserve(compiled.groups.size());
   for (const auto& [index, name] : compiled.groups) {
     const re2::StringPiece value = groups[static_cast<size_t>(index)];
     if (value.data() == nullptr) continue;  // optional group that did not take part

@@ -23,15 +23,15 @@ LogRecord At(int seconds) {
   return record;
 }
 
-std::vector<std::string> Texts(const std::vector<HeldRecord>& held) {
+std::vector<std::string> Texts(const std::vector<std::unique_ptr<HeldRecord>>& held) {
   std::vector<std::string> out;
-  for (const HeldRecord& one : held) out.push_back(one.record.text);
+  for (const std::unique_ptr<HeldRecord>& one : held) out.push_back(one->record.text);
   return out;
 }
 
 TEST(ReorderBufferTest, ReleasesInEventTimeOrderOnceTheLatenessHasPassed) {
   ReorderBuffer buffer(std::chrono::seconds(30), std::chrono::milliseconds(0));
-  std::vector<HeldRecord> out;
+  std::vector<std::unique_ptr<HeldRecord>> out;
   ASSERT_TRUE(buffer.Hold(At(10), NoHits()));
   ASSERT_TRUE(buffer.Hold(At(5), NoHits()));
   buffer.Release(false, false, &out);
@@ -47,13 +47,49 @@ TEST(ReorderBufferTest, ReleasesInEventTimeOrderOnceTheLatenessHasPassed) {
 
 TEST(ReorderBufferTest, LiveRecordsGoAfterTheirWallClockHold) {
   ReorderBuffer buffer(std::chrono::seconds(30), std::chrono::milliseconds(5));
-  std::vector<HeldRecord> out;
+  std::vector<std::unique_ptr<HeldRecord>> out;
   buffer.Hold(At(10), NoHits());
   buffer.Release(true, false, &out);
   EXPECT_TRUE(out.empty());
   std::this_thread::sleep_for(std::chrono::milliseconds(10));
   buffer.Release(true, false, &out);
   EXPECT_EQ(Texts(out), std::vector<std::string>{"10"});
+}
+
+// Records released and handed back are reused for the next ones held: each record comes
+// out as it went in, with its own hits, nothing left over from the one before it.
+TEST(ReorderBufferTest, RecycledRecordsHoldOnlyWhatTheNextRecordSays) {
+  ReorderBuffer buffer(std::chrono::seconds(0), std::chrono::milliseconds(0));
+  std::vector<std::unique_ptr<HeldRecord>> out;
+  LogRecord first = At(1);
+  first.text = std::string(500, 'x');
+  first.logger = "o.e.m.j.JvmGcMonitorService";
+  first.file = "/var/log/elasticsearch/prod.log";
+  std::vector<PatternHit> hits(2);
+  hits[0].pattern = 7;
+  hits[0].captures.push_back({"gc_overhead_pct", "97", 97.0});
+  ASSERT_TRUE(buffer.Hold(first, &hits));
+  EXPECT_TRUE(hits.empty()) << "the hits are taken";
+  buffer.Release(false, /*end=*/true, &out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0]->record.file, first.file);
+  EXPECT_EQ(out[0]->hits.size(), 2u);
+  buffer.Recycle(&out);
+  EXPECT_TRUE(out.empty());
+  for (int n = 2; n < 5; ++n) {
+    std::vector<PatternHit> one(1);
+    one[0].pattern = n;
+    ASSERT_TRUE(buffer.Hold(At(n), &one));
+    buffer.Release(false, /*end=*/true, &out);
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_EQ(out[0]->record.text, std::to_string(n));
+    EXPECT_TRUE(out[0]->record.logger.empty());
+    EXPECT_TRUE(out[0]->record.file.empty());
+    ASSERT_EQ(out[0]->hits.size(), 1u);
+    EXPECT_EQ(out[0]->hits[0].pattern, n);
+    EXPECT_TRUE(out[0]->hits[0].captures.empty());
+    buffer.Recycle(&out);
+  }
 }
 
 }  // namespace
