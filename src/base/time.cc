@@ -45,7 +45,11 @@ std::optional<Duration> ParseDuration(std::string_view text) {
   } else {
     return std::nullopt;
   }
-  return Duration(static_cast<int64_t>(number * micros_per_unit + 0.5));
+  // Beyond what 64 bits of microseconds hold (about 292,000 years), or not a number: no
+  // duration (converting it would be undefined).
+  const double micros = number * micros_per_unit + 0.5;
+  if (!(micros < 9.2e18)) return std::nullopt;
+  return Duration(static_cast<int64_t>(micros));
 }
 
 std::string FormatDuration(Duration d) {

@@ -1,7 +1,7 @@
 // Fuzzes every decoder: the input is decoded with each format --format accepts, and with
 // auto. Property: whenever a decoder's fast path (DecodeHeader) vouches for a line, a full
 // Decode() of it succeeds with the same time, node, cluster and message (a JSON message as
-// it stands in the line, where its only escapes may be \n, \t and \r); the fast path
+// it stands in the line, its escapes of the kinds the header says); the fast path
 // decides which lines reach the matcher, so a broken promise there would silently lose
 // precursors. And no
 // envelope takes a line a decoder vouches for (the reader's quiet lane relies on it). On text
@@ -21,17 +21,37 @@
 
 using namespace foreshock;
 
-// A part a JSON header handed over, as the full decode reads it: the header lets through
-// the escapes \n, \t and \r alone.
-static std::string Unescaped(std::string_view part) {
+// A part a JSON header handed over, as the full decode reads it, with the kinds of escape it
+// holds in *kinds: the header lets through JSON's escapes, \u only for a control character.
+static std::string Unescaped(std::string_view part, uint8_t* kinds) {
   std::string decoded;
   for (size_t i = 0; i < part.size(); ++i) {
     if (part[i] != '\\') {
       decoded += part[i];
       continue;
     }
-    FUZZ_CHECK(i + 1 < part.size() && (part[i + 1] == 'n' || part[i + 1] == 't' || part[i + 1] == 'r'));
-    decoded += part[++i] == 'n' ? '\n' : part[i] == 't' ? '\t' : '\r';
+    FUZZ_CHECK(i + 1 < part.size());
+    const char kind = part[++i];
+    switch (kind) {
+      case 'n': decoded += '\n'; *kinds |= kEscapedWhitespace; break;
+      case 't': decoded += '\t'; *kinds |= kEscapedWhitespace; break;
+      case 'r': decoded += '\r'; *kinds |= kEscapedWhitespace; break;
+      case '"': decoded += '"'; *kinds |= kEscapedQuote; break;
+      case '\\': decoded += '\\'; *kinds |= kEscapedBackslash; break;
+      case '/': decoded += '/'; *kinds |= kEscapedSlash; break;
+      case 'b': decoded += '\b'; *kinds |= kEscapedControl; break;
+      case 'f': decoded += '\f'; *kinds |= kEscapedControl; break;
+      case 'u': {
+        FUZZ_CHECK(i + 4 < part.size());
+        const unsigned value = static_cast<unsigned>(std::stoul(std::string(part.substr(i + 1, 4)), nullptr, 16));
+        FUZZ_CHECK(value < 0x20);
+        decoded += static_cast<char>(value);
+        *kinds |= kEscapedControl;
+        i += 4;
+        break;
+      }
+      default: FUZZ_CHECK(false && "an escape the header does not read");
+    }
   }
   return decoded;
 }
@@ -62,7 +82,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(!header.searchable().empty());
     const bool json = used == "ecs" || used == "es-json";
     const std::string_view message = header.searchable().front();
-    FUZZ_CHECK((json ? Unescaped(message) : std::string(message)) == full.message());
+    uint8_t kinds = 0;
+    FUZZ_CHECK((json ? Unescaped(message, &kinds) : std::string(message)) == full.message());
+    FUZZ_CHECK((kinds & ~header.escapes) == 0);  // every kind the message holds is said
   };
   for (const std::string& format : formats) {
     auto set = DecoderSet::Create(format);
