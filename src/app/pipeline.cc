@@ -102,7 +102,8 @@ Pipeline::Pipeline(const Catalog& catalog, const Matcher& matcher,
       correlator_(std::make_unique<Correlator>(catalog, options, &clock_)),
       sinks_(std::move(sinks)),
       reorder_(options.allowed_lateness, kMaxHold),
-      options_(options) {}
+      options_(options),
+      pattern_hits_(catalog.patterns().size(), 0) {}
 
 Status Pipeline::Run(const std::vector<std::unique_ptr<RecordReader>>& readers) {
   std::vector<RecordStream*> streams;
@@ -207,10 +208,7 @@ Status Pipeline::Correlate(const LogRecord& record, std::vector<PatternHit>* hit
   alerts_.clear();
   if (hit_hook_ && !hits->empty()) hit_hook_(record, hits);
   summary_.hits += hits->size();
-  for (const PatternHit& hit : *hits) {
-    if (pattern_hits_.empty()) pattern_hits_.assign(catalog_->patterns().size(), 0);
-    ++pattern_hits_[static_cast<size_t>(hit.pattern)];
-  }
+  for (const PatternHit& hit : *hits) ++pattern_hits_[static_cast<size_t>(hit.pattern)];
   NoteTime(record.time, live);
   if (correlator_->wants_activity()) correlator_->NoteActivity(record, &alerts_);
   reorder_.Observe(record.time);

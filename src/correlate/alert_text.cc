@@ -41,15 +41,6 @@ std::vector<std::pair<std::string, std::string>> GroupOf(const Rule& rule, const
   return group;
 }
 
-std::string GroupKey(const std::vector<std::pair<std::string, std::string>>& group) {
-  std::string key;
-  for (const auto& [field, value] : group) {
-    if (!key.empty()) key += ',';
-    key += field + '=' + value;
-  }
-  return key;
-}
-
 void AppendGroupKey(const Rule& rule, const std::string& node, const std::string& cluster, const PatternHit& hit,
                     std::string* key) {
   bool first = true;
@@ -68,7 +59,7 @@ void AppendGroupKey(const Rule& rule, const std::string& node, const std::string
   }
 }
 
-std::string Fingerprint(const std::string& rule_id, const std::string& group_key) {
+std::string Fingerprint(std::string_view rule_id, std::string_view group_key) {
   const uint64_t hash = Fnv1a(group_key, Fnv1a("\x1f", Fnv1a(rule_id)));
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016" PRIx64, hash);

@@ -26,16 +26,13 @@ std::vector<std::pair<std::string, std::string>> GroupOf(const Rule& rule, const
 // {10.0.0.3}" or "[es-data-3]" -> "es-data-3"), else the node that wrote it.
 std::string SubjectNode(const Pattern& pattern, const PatternHit& hit, const LogRecord& record);
 
-// "node=es-data-3,index=logs" in group_by order.
-std::string GroupKey(const std::vector<std::pair<std::string, std::string>>& group);
-
-// Appends GroupKey(GroupOf(rule, node, cluster, hit)) to *key, without building the group:
-// asked of every hit, where most groups exist already.
+// Appends the group's key, "node=es-data-3,index=logs" in group_by order, to *key, without
+// building the group: asked of every hit, where most groups exist already.
 void AppendGroupKey(const Rule& rule, const std::string& node, const std::string& cluster, const PatternHit& hit,
                     std::string* key);
 
 // 16 hex digits of FNV-1a over the rule id and group key: stable across runs and versions.
-std::string Fingerprint(const std::string& rule_id, const std::string& group_key);
+std::string Fingerprint(std::string_view rule_id, std::string_view group_key);
 
 // The evidence a hit gives: its time, pattern, "file:line" and message (plus the matched line
 // when the match was deeper in the record, and a mark when the record was cut).

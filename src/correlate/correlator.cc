@@ -183,7 +183,7 @@ void Correlator::ApplyHit(int rule_index, int step, const HitContext& hit,
     state.group = GroupOf(rule, hit.node, hit.cluster, *hit.hit);
     state.node = hit.node;
     state.cluster = hit.cluster;
-    state.fingerprint = Fingerprint(rule.id, GroupKey(state.group));
+    state.fingerprint = Fingerprint(rule.id, std::string_view(index_key).substr(rule.id.size() + 1));
     state.step_hits.resize(rule.steps.size());
   }
   if (state.cluster.empty()) state.cluster = hit.cluster;
