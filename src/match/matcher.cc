@@ -245,10 +245,9 @@ void Matcher::BuildPrefilter(const MatcherOptions& options) {
   for (const std::string& gate : gates) spdlog::trace("gate literal: '{}'", gate);
   atoms_ = std::make_unique<LiteralScanner>(atoms);
   atom_count_ = atoms.size();
-  raw_prefilter_safe_ = std::none_of(atoms.begin(), atoms.end(), [](const std::string& atom) {
-    return atom.find_first_of("\n\t\r") != std::string::npos;
-  });
   raw_exact_escapes_ = RawExactEscapes(atoms);
+  // No literal holds a line break, tab or carriage return: the same test as for their escapes.
+  raw_prefilter_safe_ = (raw_exact_escapes_ & kEscapedWhitespace) != 0;
   filtered_ = std::move(filtered);
 }
 
