@@ -14,6 +14,12 @@ expected-alerts.txt, the alerts a reviewer checked by hand).
                     the master es-master-1 waits for it, times out its follower checks, reports
                     it lagging and removes it. Every one of the master's lines is es-data-2's
                     story; nothing is raised against the master
+  novel-exception   ES 8 ECS: a day of ordinary warnings (connection resets, TLS handshakes of
+                    bad clients, unparsable documents, index typos at DEBUG), then a day where
+                    es-data-2's disk corrupts a shard: CorruptIndexException, which no catalog
+                    pattern knows, is logged ten minutes before the index turns RED. For the
+                    novelty detector: learn day 1 (baseline build --to 2026-11-29T00:00:00Z),
+                    scan day 2 with it
 
 Deterministic. Run from the repository root: python3 samples/tools/make_scenarios.py
 """
@@ -200,15 +206,20 @@ def descriptor(node):
 
 
 def ecs8(thread):
-    """ES 8's ECS layout, byte for byte: its key order and its spacing after the level."""
-    def line(t, level, logger, node, message):
+    """ES 8's ECS layout, byte for byte: its key order and its spacing after the level; an
+    exception's error.type, error.message and error.stack_trace come last."""
+    def line(t, level, logger, node, message, error=None):
+        tail = ""
+        if error:
+            tail = ',"error.type":%s,"error.message":%s,"error.stack_trace":%s' % tuple(
+                json.dumps(part, ensure_ascii=False) for part in error)
         return ('{"@timestamp":"%s", "log.level": "%s", "message":%s, "ecs.version": "1.2.0",'
                 '"service.name":"ES_ECS","event.dataset":"elasticsearch.server",'
                 '"process.thread.name":"elasticsearch[%s][%s][T#1]","log.logger":"%s",'
                 '"elasticsearch.cluster.uuid":"pRoDcLuStEr0uUiD8x2Lw","elasticsearch.node.id":"%s",'
-                '"elasticsearch.node.name":"%s","elasticsearch.cluster.name":"prod"}') % (
+                '"elasticsearch.node.name":"%s","elasticsearch.cluster.name":"prod"%s}') % (
             t.strftime("%Y-%m-%dT%H:%M:%S.") + "%03dZ" % (t.microsecond // 1000), level,
-            json.dumps(message, ensure_ascii=False), node, thread, logger, NODE_IDS[node][0], node)
+            json.dumps(message, ensure_ascii=False), node, thread, logger, NODE_IDS[node][0], node, tail)
     return line
 
 
@@ -248,6 +259,89 @@ def lagging_node():
     write("lagging-node", "es-data-2.json", d2)
 
 
+def trace(head, frames, cause=None):
+    """A Java stack trace as ES 8 writes error.stack_trace: tab-indented frames."""
+    text = head + "".join("\n\tat " + frame for frame in frames)
+    if cause:
+        text += "\nCaused by: " + cause[0] + "".join("\n\tat " + frame for frame in cause[1]) + "\n\t... %d more" % cause[2]
+    return text
+
+
+def ordinary_warnings(node, start, end):
+    """What a healthy cluster warns about every day: clients resetting connections, bad TLS
+    clients, documents that do not fit their mapping, and index-name typos (DEBUG)."""
+    lines = []
+    ip = NODE_IDS[node][1]
+    t = start
+    while True:
+        t += dt.timedelta(minutes=rng.uniform(20, 110), milliseconds=rng.randint(0, 999))
+        if t >= end:
+            return lines
+        kind = rng.random()
+        if kind < 0.3:
+            lines.append((t, ecs8("transport_worker")(t, "WARN", "org.elasticsearch.transport.TcpTransport", node,
+                "exception caught on transport layer [Netty4TcpChannel{localAddress=/%s:9300, remoteAddress=/10.0.9.%d:%d, profile=default}], closing connection" % (ip, rng.randint(2, 250), rng.randint(30000, 60000)),
+                ("java.io.IOException", "Connection reset by peer",
+                 trace("java.io.IOException: Connection reset by peer",
+                       ["sun.nio.ch.SocketDispatcher.read0(Native Method)", "sun.nio.ch.SocketDispatcher.read(SocketDispatcher.java:47)",
+                        "io.netty.channel.nio.NioEventLoop.run(NioEventLoop.java:569)"])))))
+        elif kind < 0.5:
+            lines.append((t, ecs8("http_server_worker")(t, "WARN", "org.elasticsearch.http.AbstractHttpServerTransport", node,
+                "caught exception while handling client http traffic, closing connection Netty4HttpChannel{localAddress=/%s:9200, remoteAddress=/10.0.7.%d:%d}" % (ip, rng.randint(2, 250), rng.randint(30000, 60000)),
+                ("io.netty.handler.codec.DecoderException", "javax.net.ssl.SSLHandshakeException: Received fatal alert: certificate_unknown",
+                 trace("io.netty.handler.codec.DecoderException: javax.net.ssl.SSLHandshakeException: Received fatal alert: certificate_unknown",
+                       ["io.netty.handler.codec.ByteToMessageDecoder.callDecode(ByteToMessageDecoder.java:489)"],
+                       ("javax.net.ssl.SSLHandshakeException: Received fatal alert: certificate_unknown",
+                        ["sun.security.ssl.Alert.createSSLException(Alert.java:131)"], 19))))))
+        elif kind < 0.75:
+            doc = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(20))
+            lines.append((t, ecs8("write")(t, "DEBUG", "org.elasticsearch.action.bulk.TransportShardBulkAction", node,
+                "[orders-2026.11][%d] failed to execute bulk item (index) index {[orders-2026.11][%s], source[n/a, actual length: [%dkb], max length: 2kb]}" % (rng.randint(0, 5), doc, rng.randint(3, 9)),
+                ("org.elasticsearch.index.mapper.DocumentParsingException", "[1:%d] failed to parse field [amount] of type [long] in document with id '%s'. Preview of field's value: 'n/a'" % (rng.randint(20, 90), doc),
+                 trace("org.elasticsearch.index.mapper.DocumentParsingException: [1:40] failed to parse field [amount] of type [long]",
+                       ["org.elasticsearch.index.mapper.FieldMapper.parse(FieldMapper.java:183)"],
+                       ("java.lang.IllegalArgumentException: For input string: \"n/a\"",
+                        ["org.elasticsearch.xcontent.support.AbstractXContentParser.toLong(AbstractXContentParser.java:245)"], 31))))))
+        else:
+            index = rng.choice(["prodcuts", "orders-archive-2019", "content_pages"])
+            lines.append((t, ecs8("http_server_worker")(t, "DEBUG", "org.elasticsearch.rest.RestResponse", node,
+                "path: /%s/_search, params: {index=%s}, status: 404" % (index, index),
+                ("org.elasticsearch.index.IndexNotFoundException", "no such index [%s]" % index,
+                 trace("[%s] IndexNotFoundException[no such index [%s]]" % (index, index),
+                       ["org.elasticsearch.cluster.metadata.IndexNameExpressionResolver.notFoundException(IndexNameExpressionResolver.java:1193)"])))))
+
+
+def novel_exception():
+    rng.seed(33)
+    start, end = DAY - dt.timedelta(days=1), DAY + dt.timedelta(hours=16)
+    logs = {}
+    for node in ("es-master-1", "es-data-1", "es-data-2"):
+        logs[node] = background(node, start, end, ecs8("clusterApplierService#updateTask"), every=(120, 360))
+        logs[node] += ordinary_warnings(node, start, end)
+    corrupt = "checksum failed (hardware problem?) : expected=1f2a3b4c actual=5d6e7f80 (resource=BufferedChecksumIndexInput(MMapIndexInput(path=\"/var/lib/elasticsearch/indices/q1RtYb8XSzWc4v0Ld2Kf7g/%d/index/_%s.cfs\")))"
+    engine = ecs8("write")
+    for i, (minute, second, shard, segment) in enumerate([(2, 7, 3, "4k"), (2, 41, 3, "4m"), (5, 18, 1, "2b"), (9, 2, 4, "7x")]):
+        t = DAY.replace(hour=14, minute=minute, second=second, microsecond=233000 + i * 1000)
+        message = corrupt % (shard, segment)
+        logs["es-data-2"].append((t, engine(t, "WARN", "org.elasticsearch.index.engine.InternalEngine", "es-data-2",
+            "[orders-2026.11][%d] failed engine [merge failed]" % shard,
+            ("org.apache.lucene.index.CorruptIndexException", message,
+             trace("org.apache.lucene.index.CorruptIndexException: " + message,
+                   ["org.apache.lucene.codecs.CodecUtil.checkFooter(CodecUtil.java:440)",
+                    "org.elasticsearch.index.engine.InternalEngine$EngineMergeScheduler$2.doRun(InternalEngine.java:2607)"])))))
+        t2 = t + dt.timedelta(milliseconds=180)
+        logs["es-master-1"].append((t2, ecs8("masterService#updateTask")(t2, "WARN", "org.elasticsearch.cluster.action.shard.ShardStateAction", "es-master-1",
+            "[orders-2026.11][%d] received shard failed for shard id [[orders-2026.11][%d]], allocation id [aLl0c%dIdQwErTy], primary term [4], message [shard failure, reason [merge failed]], markAsStale [true]" % (shard, shard, shard),
+            ("org.apache.lucene.index.CorruptIndexException", message,
+             trace("org.apache.lucene.index.CorruptIndexException: " + message,
+                   ["org.apache.lucene.codecs.CodecUtil.checkFooter(CodecUtil.java:440)"])))))
+    t = DAY.replace(hour=14, minute=11, second=40, microsecond=512000)
+    logs["es-master-1"].append((t, ecs8("masterService#updateTask")(t, "INFO", "org.elasticsearch.cluster.routing.allocation.AllocationService", "es-master-1",
+        "Cluster health status changed from [YELLOW] to [RED] (reason: [shards failed [[orders-2026.11][3]]]).")))
+    for node, lines in logs.items():
+        write("novel-exception", node + ".json", lines)
+
+
 def main():
     disk_fill()
     master_loss()
@@ -255,6 +349,7 @@ def main():
     mapping_explosion()
     quiet_day()
     lagging_node()
+    novel_exception()
     for name in sorted(os.listdir(OUT)):
         print(name, sorted(os.listdir(os.path.join(OUT, name))))
 

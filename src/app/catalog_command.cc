@@ -58,6 +58,7 @@ int List(const Catalog& catalog, const std::string& prefix) {
     if (!p.id.starts_with(prefix)) continue;
     ++shown;
     std::string source = FileOf(p.where);
+    if (p.learned) source += " (learned: the novelty detector makes its hits)";
     if (!p.overrides.empty()) source += " (overrides " + p.overrides + ")";
     std::printf("%-40s %-9s %-9s %-8s %-44s %s\n", p.id.c_str(), p.category.c_str(),
                 std::string(SeverityName(p.severity)).c_str(), std::string(MarkerName(p.marker)).c_str(),
@@ -69,9 +70,19 @@ int List(const Catalog& catalog, const std::string& prefix) {
     ++shown;
     std::string source = FileOf(r.where);
     if (r.implicit) source += " (implicit: the pattern alerts on its own)";
+    if (r.learned) source += " (learned, not curated)";
     if (!r.overrides.empty()) source += " (overrides " + r.overrides + ")";
     std::printf("%-40s %-9s %-9s %-8zu %-44s %s\n", r.id.c_str(), r.category.c_str(),
                 std::string(KindName(r.kind)).c_str(), r.steps.size(), r.name.c_str(), source.c_str());
+  }
+  bool benign_header = false;
+  for (const BenignEntry& b : catalog.benign()) {
+    if (!b.id.starts_with(prefix)) continue;
+    ++shown;
+    if (!benign_header) std::printf("\n%-40s %s\n", "BENIGN (never novel)", "SOURCE");
+    benign_header = true;
+    std::printf("%-40s %s%s\n", b.id.c_str(), FileOf(b.where).c_str(),
+                b.overrides.empty() ? "" : (" (overrides " + b.overrides + ")").c_str());
   }
   if (shown == 0) {
     std::vector<std::string> known = catalog.PatternIds();
@@ -121,7 +132,7 @@ std::string HowItCounts(const Rule& rule) {
 int Explain(const Catalog& catalog, const std::string& id) {
   if (const int p = catalog.FindPattern(id); p >= 0) {
     const Pattern& pattern = catalog.patterns()[static_cast<size_t>(p)];
-    std::cout << pattern.id << ": " << pattern.title << "\n"
+    std::cout << pattern.id << ": " << pattern.title << (pattern.learned ? " (learned, not curated)" : "") << "\n"
               << "  category " << pattern.category << ", severity " << SeverityName(pattern.severity)
               << (pattern.marker == Marker::kNone ? "" : ", " + std::string(MarkerName(pattern.marker)) + " marker")
               << "\n  defined at " << FileOf(pattern.where) << "\n";
@@ -157,14 +168,20 @@ int Explain(const Catalog& catalog, const std::string& id) {
       }
     }
     if (!used) std::cout << "  no rule: it is counted and shown, never alerted on alone\n";
-    std::cout << "\nPredicts:\n  " << pattern.predicts << "\n\nRunbook:\n" << pattern.runbook
-              << "\nRegex:\n  " << pattern.regex << "\n";
+    std::cout << "\nPredicts:\n  " << pattern.predicts << "\n\nRunbook:\n" << pattern.runbook;
+    if (pattern.learned) {
+      std::cout << "\nHits:\n  made by the novelty detector from records no curated pattern matched, judged "
+                   "against the baseline (see docs/novelty.md)\n";
+    } else {
+      std::cout << "\nRegex:\n  " << pattern.regex << "\n";
+    }
     if (!pattern.examples.empty()) std::cout << "\nExample:\n  " << pattern.examples[0].line << "\n";
     return kExitOk;
   }
   if (const int r = catalog.FindRule(id); r >= 0) {
     const Rule& rule = catalog.rules()[static_cast<size_t>(r)];
-    std::cout << rule.id << ": " << rule.name << "\n  category " << rule.category << ", grouped by";
+    std::cout << rule.id << ": " << rule.name << (rule.learned ? " (learned, not curated)" : "") << "\n  category "
+              << rule.category << ", grouped by";
     for (const std::string& field : rule.group_by) std::cout << " " << field;
     std::cout << ", defined at " << FileOf(rule.where) << "\n  " << HowItCounts(rule) << "\n  realert after "
               << FormatDuration(rule.realert) << ", resolved after " << FormatDuration(rule.resolve_after)
@@ -186,6 +203,17 @@ int Explain(const Catalog& catalog, const std::string& id) {
       std::cout << "\n     " << rule.steps[i].message << "\n";
     }
     std::cout << "\nRunbook:\n" << rule.runbook << "\n";
+    return kExitOk;
+  }
+  for (const BenignEntry& entry : catalog.benign()) {
+    if (entry.id != id) continue;
+    std::cout << entry.id << ": benign, never novel\n  defined at " << FileOf(entry.where) << "\n\nCovers records";
+    if (!entry.logger_regex.empty()) std::cout << "\n  whose logger matches " << entry.logger_regex;
+    for (const std::string& dataset : entry.datasets) std::cout << "\n  of dataset " << dataset;
+    if (!entry.message_regex.empty()) std::cout << "\n  whose message matches " << entry.message_regex;
+    if (!entry.exception.empty()) std::cout << "\n  (only their exception class " << entry.exception << ")";
+    std::cout << "\n\nWhy:\n  " << entry.reason << "\n";
+    if (!entry.examples.empty()) std::cout << "\nExample:\n  " << entry.examples[0] << "\n";
     return kExitOk;
   }
   return UsageError("no pattern or rule with id '" + id + "' (see 'foreshock catalog list')");

@@ -1,6 +1,10 @@
 #include "app/catalog_examples.h"
 
+#include <algorithm>
+
 #include "decode/decoder_registry.h"
+#include "learn/message_template.h"
+#include "learn/novelty_detector.h"
 
 namespace foreshock::app {
 namespace {
@@ -69,6 +73,23 @@ ExampleReport RunCatalogExamples(const Catalog& catalog, const Matcher& matcher,
       matcher.Match(ExampleRecord(line, decoders->get()), &hits);
       if (FindHit(hits, index) != nullptr) {
         report.failures.push_back({pattern.id, pattern.where, line, "matched a no_match line"});
+      }
+    }
+  }
+  for (const BenignEntry& entry : catalog.benign()) {
+    if (!only_under.empty() && !DefinedUnder(entry.where.file, only_under)) continue;
+    for (const std::string& line : entry.examples) {
+      ++report.examples;
+      const LogRecord record = ExampleRecord(line, decoders->get());
+      if (entry.exception.empty()) {
+        if (!BenignCovers(entry, record)) report.failures.push_back({entry.id, entry.where, line, "is not covered by the benign entry"});
+        continue;
+      }
+      const std::vector<std::string> classes = ExceptionClassesIn(record.text);
+      if (std::find(classes.begin(), classes.end(), entry.exception) == classes.end()) {
+        report.failures.push_back({entry.id, entry.where, line, "names no " + entry.exception});
+      } else if (!BenignCovers(entry, record, entry.exception)) {
+        report.failures.push_back({entry.id, entry.where, line, "is not covered by the benign entry"});
       }
     }
   }

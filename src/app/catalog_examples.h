@@ -1,7 +1,8 @@
 #pragma once
 
 // Runs every pattern's own examples: each `match` line must hit the pattern (with the
-// captures the example expects) and each `no_match` line must not. An example line may be
+// captures the example expects) and each `no_match` line must not; and every benign entry's:
+// each line must be covered (with `exception`, name that class). An example line may be
 // a whole log line in any format foreshock reads, so level, logger and dataset filters
 // take part; a line in no known format is matched as a bare message.
 

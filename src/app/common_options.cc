@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "base/counted.h"
 #include "base/terminal_text.h"
 #include "base/timestamp_parser.h"
 #include "catalog/catalog_loader.h"
@@ -49,6 +50,31 @@ void AddInputOptions(po::options_description* description, CommonOptions* option
     description->add_options()("node", po::value(&options->node),
                                "node name for records that carry none (default: the input's file name)");
   }
+}
+
+void AddBaselineOption(po::options_description* description, CommonOptions* options) {
+  description->add_options()("baseline", po::value(&options->baseline),
+                             "look for unknown precursors: warn on exceptions and warnings this baseline "
+                             "(foreshock baseline build) never saw, and on known warnings far above its rate");
+}
+
+Result<std::unique_ptr<NoveltyDetector>> NoveltyFromOptions(const CommonOptions& options, const Catalog& catalog) {
+  if (options.baseline.empty()) return std::unique_ptr<NoveltyDetector>();
+  auto baseline = Baseline::Load(options.baseline);
+  if (!baseline.ok()) return Status::InvalidArgument("--baseline: " + baseline.status().message());
+  const Duration covered = baseline->covered();
+  spdlog::info("baseline {}: {} of logs, {}", options.baseline, FormatLeadTime(ToSeconds(covered)),
+               Counted(baseline->clusters().size(), "cluster", "clusters"));
+  return std::make_unique<NoveltyDetector>(catalog, std::move(baseline).value());
+}
+
+void LogNoveltySummary(const NoveltyDetector& novelty) {
+  const NoveltyStats& stats = novelty.stats();
+  spdlog::info("novelty: {} no pattern matched looked at ({} benign, {} while a node started or stopped); "
+               "{}, {}, {}",
+               Counted(stats.examined, "record", "records"), stats.benign, stats.lifecycle,
+               Counted(stats.novel_exceptions, "new exception", "new exceptions"),
+               Counted(stats.novel_templates, "new warning", "new warnings"), Counted(stats.surges, "surge", "surges"));
 }
 
 Status ApplyClockOptions(const CommonOptions& options, CorrelatorOptions* correlator) {

@@ -15,6 +15,7 @@
 #include "catalog/catalog.h"
 #include "catalog/load_report.h"
 #include "correlate/correlator.h"
+#include "learn/novelty_detector.h"
 
 namespace foreshock::app {
 
@@ -29,6 +30,7 @@ struct CommonOptions {
   size_t max_line_bytes = 1 << 20;
   bool exhaustive = false;  // decode every record in full (the output is the same)
   std::string max_clock_jump = "5m";
+  std::string baseline;  // --baseline FILE: look for unknown precursors against it
 };
 
 // Declares the options above, writing into *options when parsed.
@@ -40,6 +42,14 @@ void AddInputOptions(boost::program_options::options_description* description,
                      CommonOptions* options, bool with_node = true);
 void AddLoggingOption(boost::program_options::options_description* description,
                       CommonOptions* options);
+
+// Declares --baseline FILE.
+void AddBaselineOption(boost::program_options::options_description* description, CommonOptions* options);
+// The novelty detector --baseline asks for, with the file loaded (null when it is not
+// given); the error names what is wrong with the file.
+Result<std::unique_ptr<NoveltyDetector>> NoveltyFromOptions(const CommonOptions& options, const Catalog& catalog);
+// One line on stderr of what the detector looked at and found.
+void LogNoveltySummary(const NoveltyDetector& novelty);
 
 // The node a log file's records belong to when they name none: its name before the first dot
 // ("es-data-1.json.1.gz" -> es-data-1). The JVM's gc.log (gc.log.0, gc.log.03, ...) and

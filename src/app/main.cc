@@ -38,6 +38,7 @@ const std::vector<Verb>& Verbs() {
       {"watch", "follow log files through rotation and restarts (the sidecar)", RunWatch},
       {"catalog", "list, explain, lint and test the precursor catalog", RunCatalog},
       {"match", "show which patterns hit each record and what they captured", RunMatch},
+      {"baseline", "learn what a cluster normally says (build, merge, show), for --baseline", RunBaseline},
   };
   return verbs;
 }

@@ -175,6 +175,7 @@ Status Pipeline::Process(const LogRecord& record, bool live) {
   ++summary_.records;
   hits_.clear();
   matcher_->Match(record, &hits_);
+  if (novelty_ != nullptr) novelty_->Observe(record, !hits_.empty(), &hits_);
   if (clock_.Accept(record, !hits_.empty(), live)) return Correlate(record, &hits_, live);
   timed_.clear();
   clock_.Hold(record, hits_, live, &timed_);
@@ -232,6 +233,7 @@ std::map<std::string, uint64_t> Pipeline::pattern_hits() const {
 void Pipeline::NoteTime(TimePoint time, bool live) {
   if (time <= watermark_) return;
   watermark_ = time;
+  if (novelty_ != nullptr) novelty_->Cover(time);
   // Only live inputs let event time follow the wall clock (OnIdle); files need no clock read.
   if (live) watermark_seen_at_ = std::chrono::steady_clock::now();
 }
@@ -349,7 +351,12 @@ Status Pipeline::OnIdle() {
 }
 
 Status Pipeline::Emit(std::vector<Alert>* alerts) {
-  for (const Alert& alert : *alerts) {
+  for (Alert& alert : *alerts) {
+    if (alert.rule->learned && alert.severity > Severity::kInfo && novelty_ != nullptr && !novelty_->Mature()) {
+      // Less than a day learned: what looks new may only be new to us.
+      alert.severity = Severity::kInfo;
+      alert.message += " (info while learning: less than a day of baseline)";
+    }
     ++summary_.alerts;
     ++alert_counts_[{alert.rule->id, std::string(SeverityName(alert.severity)), std::string(ActionName(alert.action))}];
     if (alert.action != Alert::Action::kResolved) {

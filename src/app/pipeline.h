@@ -28,6 +28,7 @@
 #include "correlate/correlator.h"
 #include "correlate/event_clock.h"
 #include "correlate/reorder_buffer.h"
+#include "learn/novelty_detector.h"
 #include "match/matcher.h"
 #include "sink/sink.h"
 
@@ -109,6 +110,10 @@ class Pipeline {
   // --pattern) and note them (replay's timeline).
   using HitHook = std::function<void(const LogRecord&, std::vector<PatternHit>*)>;
   void SetHitHook(HitHook hook) { hit_hook_ = std::move(hook); }
+  // Looks for unknown precursors too (null: off): records no curated pattern hit are shown
+  // to `novelty`, whose hits correlate like any other, and alerts of learned rules are info
+  // while it is not Mature(). `novelty` must outlive *this.
+  void SetNovelty(NoveltyDetector* novelty) { novelty_ = novelty; }
   // Calls `tick` about every `period` of wall-clock time, from Process() and OnIdle(), for
   // work that must go on while Run() has the thread (metrics, self-monitoring).
   void SetTick(std::chrono::steady_clock::duration period, std::function<Status()> tick);
@@ -167,6 +172,7 @@ class Pipeline {
   std::chrono::steady_clock::duration tick_period_{};
   std::function<Status()> tick_;
   HitHook hit_hook_;
+  NoveltyDetector* novelty_ = nullptr;
   std::chrono::steady_clock::time_point next_tick_{};
   uint32_t records_since_tick_check_ = 0;
 };

@@ -54,6 +54,7 @@ RecordReader::RecordReader(std::unique_ptr<Source> source, std::unique_ptr<Decod
       envelopes_(std::move(envelope_format), options.max_line_bytes, options.zone.get()),
       assembler_(options.record_limits) {
   decode_options_.zone = options_.zone.get();
+  decode_options_.header_level = options_.keep_notable;
   line_options_ = decode_options_;
   line_options_.one_line = true;
 }

@@ -55,6 +55,9 @@ struct RecordReaderOptions {
   // no escape that could hide one) is decoded header-only: time, node and cluster, no
   // text. Output is the same; ordinary lines cost a fraction.
   const Matcher* prefilter = nullptr;
+  // Records the novelty detector looks at (WARN+, or with exception text) are decoded in
+  // full even when the prefilter rules them out.
+  bool keep_notable = false;
 };
 
 struct InputStats {
@@ -167,6 +170,7 @@ class RecordReader final : public RecordStream {
     // candidates the prefilter lists for a record it lets through are kept in candidates_.
     if (!QuietLaneOn() || !decoders_->DecodeHeader(text, options, header, format)) return false;
     if (!options_.prefilter->RawTextExact(header->escapes)) return false;
+    if (options_.keep_notable && header->notable()) return false;
     if (!options_.prefilter->MayMatchParts(header->searchable(), &candidates_)) return true;
     if (may_match != nullptr) *may_match = true;
     return false;

@@ -5,7 +5,6 @@
 // with lead time, busiest patterns, what could not be read) and, with --report, a
 // self-contained HTML timeline.
 
-#include <glob.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
@@ -18,6 +17,7 @@
 
 #include "app/common_options.h"
 #include "app/evidence_context.h"
+#include "app/input_files.h"
 #include "app/main.h"
 #include "app/outputs.h"
 #include "app/pipeline.h"
@@ -40,82 +40,6 @@ namespace {
 
 namespace fs = std::filesystem;
 namespace po = boost::program_options;
-
-// An input (file or folder) that could not be read at all: reported now, and in the summary.
-void PassOver(const std::string& name, const std::string& why, std::vector<InputReport>* failed) {
-  spdlog::error("{}: {}; passed over", name, why);
-  InputReport report;
-  report.name = name;
-  report.failure = why;
-  failed->push_back(std::move(report));
-}
-
-// The regular files under `folder`, recursively. A sub-folder that cannot be listed is
-// passed over (PassOver); the walk goes on.
-std::vector<std::string> FilesUnder(const std::string& folder, std::vector<InputReport>* failed) {
-  std::vector<std::string> found;
-  std::error_code error;
-  fs::recursive_directory_iterator it(folder, error);
-  if (error) {
-    PassOver(folder, "cannot list: " + error.message(), failed);
-    return found;
-  }
-  for (; it != fs::recursive_directory_iterator(); it.increment(error)) {
-    if (error) {
-      PassOver(folder, "cannot list: " + error.message(), failed);
-      break;
-    }
-    if (it->is_directory(error) && ::access(it->path().c_str(), R_OK | X_OK) != 0) {
-      PassOver(it->path().string(), std::string("cannot list: ") + std::strerror(errno), failed);
-      it.disable_recursion_pending();
-    } else if (it->is_regular_file(error)) {
-      found.push_back(it->path().string());
-    }
-  }
-  std::sort(found.begin(), found.end());
-  return found;
-}
-
-// Files, folders (recursively, in name order) and globs, each file once. What does not
-// exist or cannot be listed is passed over (PassOver); the rest is read.
-std::vector<std::string> ExpandInputs(const std::vector<std::string>& args, std::vector<InputReport>* failed) {
-  std::vector<std::string> files;
-  std::set<std::string> seen;
-  auto add = [&](const std::string& path) {
-    if (seen.insert(path).second) files.push_back(path);
-  };
-  for (const std::string& arg : args) {
-    std::error_code error;
-    if (fs::is_directory(arg, error)) {
-      for (const std::string& path : FilesUnder(arg, failed)) add(path);
-    } else if (arg.find_first_of("*?[") != std::string::npos) {
-      glob_t matched{};
-      if (::glob(arg.c_str(), 0, nullptr, &matched) == 0) {
-        for (size_t i = 0; i < matched.gl_pathc; ++i) add(matched.gl_pathv[i]);
-      } else {
-        spdlog::warn("{}: no file matches", arg);
-      }
-      ::globfree(&matched);
-    } else if (fs::exists(arg, error)) {
-      add(arg);
-    } else {
-      PassOver(arg, "no such file or folder", failed);
-    }
-  }
-  return files;
-}
-
-// "2026-11-29T02:50:00Z" (or any stamp foreshock reads), or relative to now like "-2h".
-std::optional<TimePoint> ParseBound(const std::string& text, const TimeZone& zone) {
-  if (text.starts_with("-")) {
-    const auto back = ParseDuration(text.substr(1));
-    if (!back) return std::nullopt;
-    return std::chrono::time_point_cast<Duration>(std::chrono::system_clock::now()) - *back;
-  }
-  auto parsed = ParseTimestamp(text, zone);
-  if (!parsed || parsed->length != text.size()) return std::nullopt;
-  return parsed->time;
-}
 
 // What the report and --summary-json say they were made by and from.
 Provenance ProvenanceOf(const Args& args, const CommonOptions& common) {
@@ -229,6 +153,7 @@ int RunReplay(const Args& args) {
   bool fail_on_alert = false;
   po::options_description options("Options");
   AddCatalogOptions(&options, &common);
+  AddBaselineOption(&options, &common);
   AddInputOptions(&options, &common, /*with_node=*/false);
   AddLoggingOption(&options, &common);
   AddOutputOptions(&options, &output_options);
@@ -265,13 +190,9 @@ int RunReplay(const Args& args) {
   auto reader_options = ReaderOptions(common);
   if (!reader_options.ok()) return UsageError(reader_options.status().message());
   std::optional<TimePoint> from, to;
-  if (!from_text.empty() && !(from = ParseBound(from_text, *reader_options->zone))) {
-    return UsageError("--from '" + from_text + "' is not a time like 2026-11-29T02:00:00Z or -2h");
+  if (Status window = ParseWindow(from_text, to_text, *reader_options->zone, &from, &to); !window.ok()) {
+    return UsageError(window.message());
   }
-  if (!to_text.empty() && !(to = ParseBound(to_text, *reader_options->zone))) {
-    return UsageError("--to '" + to_text + "' is not a time like 2026-11-29T04:00:00Z or -1h");
-  }
-  if (from && to && *from >= *to) return UsageError("--from " + from_text + " is not before --to " + to_text);
   const auto late = ParseDuration(lateness);
   if (!late) return UsageError("--lateness is a duration like 30s");
   const auto drain = ParseDuration(drain_timeout);
@@ -318,6 +239,8 @@ int RunReplay(const Args& args) {
   const std::optional<TimePoint> correlate_from = from ? std::optional(*from - *warm_up) : std::nullopt;
   auto matcher = Matcher::Create(*catalog, MatcherOptions{});
   if (!matcher.ok()) return UsageError(matcher.status().message());
+  auto novelty = NoveltyFromOptions(common, *catalog);
+  if (!novelty.ok()) return UsageError(novelty.status().message());
 
   const std::set<std::string> node_filter(nodes.begin(), nodes.end());
   std::vector<std::unique_ptr<InputWindow>> windows;
@@ -358,6 +281,7 @@ int RunReplay(const Args& args) {
     const DecompressingSource* raw = source.value().get();
     RecordReaderOptions per_input = *reader_options;
     if (!common.exhaustive) per_input.prefilter = matcher->get();
+    per_input.keep_notable = *novelty != nullptr;
     per_input.default_node = NodeOfFile(path);
     per_input.default_cluster = DefaultCluster(common, path);
     auto reader = RecordReader::Create(std::move(source).value(), per_input);
@@ -382,6 +306,7 @@ int RunReplay(const Args& args) {
   correlator_options.allowed_lateness = *late;
   if (Status clock = ApplyClockOptions(common, &correlator_options); !clock.ok()) return UsageError(clock.message());
   Pipeline pipeline(*catalog, **matcher, correlator_options, std::move(sinks));
+  pipeline.SetNovelty(novelty->get());
   // Every hit correlates; the timeline draws those from --from on, of the patterns asked for.
   std::vector<PatternHit> drawn;
   pipeline.SetHitHook([&](const LogRecord& record, std::vector<PatternHit>* hits) {
@@ -404,6 +329,7 @@ int RunReplay(const Args& args) {
                  Counted(anomalies, "record was", "records were"));
   }
   SayWhatTheFiltersLeftOut(windows, from, to, node_filter);
+  if (*novelty != nullptr) LogNoveltySummary(**novelty);
   bool damaged = false;
   for (const Input& input : opened) {
     const InputStats& stats = input.stream->reader().stats();

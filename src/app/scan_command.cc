@@ -117,6 +117,7 @@ int RunScan(const Args& args) {
   OutputOptions output_options;
   po::options_description options("Options");
   AddCatalogOptions(&options, &common);
+  AddBaselineOption(&options, &common);
   AddInputOptions(&options, &common);
   AddLoggingOption(&options, &common);
   AddOutputOptions(&options, &output_options);
@@ -149,6 +150,8 @@ int RunScan(const Args& args) {
   if (catalog == nullptr) return UsageError("the catalog has errors; run 'foreshock catalog lint'");
   auto matcher = Matcher::Create(*catalog, MatcherOptions{});
   if (!matcher.ok()) return UsageError(matcher.status().message());
+  auto novelty = NoveltyFromOptions(common, *catalog);
+  if (!novelty.ok()) return UsageError(novelty.status().message());
 
   CorrelatorOptions correlator_options;
   if (auto parsed = ParseDuration(lateness)) {
@@ -173,6 +176,7 @@ int RunScan(const Args& args) {
     sources.push_back(source.value().get());
     RecordReaderOptions per_input = *reader_options;
     if (!common.exhaustive) per_input.prefilter = matcher->get();
+    per_input.keep_notable = *novelty != nullptr;
     per_input.default_node = DefaultNode(common, path);
     per_input.default_cluster = DefaultCluster(common, path);
     auto reader = RecordReader::Create(std::move(source).value(), per_input);
@@ -193,6 +197,7 @@ int RunScan(const Args& args) {
   std::vector<std::unique_ptr<Sink>> sinks;
   sinks.push_back((*outputs)->TakeSink());
   Pipeline pipeline(*catalog, **matcher, correlator_options, std::move(sinks));
+  pipeline.SetNovelty(novelty->get());
   // SIGHUP reopens file outputs (logrotate), at the next tick; it never ends a pipe's scan.
   struct sigaction action {};
   action.sa_handler = OnSighup;
@@ -214,6 +219,7 @@ int RunScan(const Args& args) {
     return kExitError;
   }
   LogSummary(readers, pipeline, **matcher);
+  if (*novelty != nullptr) LogNoveltySummary(**novelty);
   const size_t undelivered = (*outputs)->Drain(*drain);
   if ((*outputs)->Refused() > 0 || undelivered > 0) return kExitError;
   const PipelineSummary& summary = pipeline.summary();

@@ -44,5 +44,6 @@ int RunCatalog(const Args& args);
 int RunMatch(const Args& args);
 int RunWatch(const Args& args);
 int RunReplay(const Args& args);
+int RunBaseline(const Args& args);
 
 }  // namespace foreshock::app

@@ -81,14 +81,19 @@ int RunWatch(const Args& args) {
   std::string lateness = "30s";
   bool no_inotify = false;
   bool reset_state = false;
+  bool no_novelty = false;
   std::string drain_timeout = "5s";
   OutputOptions output_options;
   po::options_description options("Options");
   AddCatalogOptions(&options, &common);
+  AddBaselineOption(&options, &common);
   AddInputOptions(&options, &common);
   AddLoggingOption(&options, &common);
   AddOutputOptions(&options, &output_options);
   options.add_options()
+      ("no-novelty", po::bool_switch(&no_novelty),
+       "do not look for unknown precursors (on by default with --state-dir, which keeps what it learns "
+       "in baseline.json, and with --baseline)")
       ("from", po::value(&from)->default_value("end"),
        "where to start in a file seen for the first time: end or beginning")
       ("state-dir", po::value(&state_dir), "keep file positions and correlation state here")
@@ -149,6 +154,28 @@ int RunWatch(const Args& args) {
     }
   }
 
+  // Unknown precursors: against --baseline, and against what this watch learns (kept under
+  // --state-dir); before a day is learned, and without --baseline, their alerts are info.
+  std::unique_ptr<NoveltyDetector> novelty;
+  const std::string learned_path = state_dir.empty() ? "" : state_dir + "/baseline.json";
+  if (!no_novelty && (!common.baseline.empty() || !state_dir.empty())) {
+    auto given = NoveltyFromOptions(common, *loaded->catalog);
+    if (!given.ok()) return UsageError(given.status().message());
+    novelty = *given != nullptr ? std::move(given).value() : std::make_unique<NoveltyDetector>(*loaded->catalog, std::nullopt);
+    std::error_code error;
+    if (!learned_path.empty() && std::filesystem::exists(learned_path, error)) {
+      auto learned = Baseline::Load(learned_path);
+      if (learned.ok()) {
+        novelty->RestoreLearned(std::move(learned).value());
+      } else {
+        // What was learned is lost, not the run: learning starts again.
+        const std::string aside = learned_path + ".unusable";
+        std::filesystem::rename(learned_path, aside, error);
+        spdlog::warn("{}; set aside as {}, learning afresh", learned.status().message(), aside);
+      }
+    }
+  }
+
   FollowerOptions follow;
   follow.patterns = values["input"].as<std::vector<std::string>>();
   follow.start = from == "end" ? TailSource::StartAt::kEnd : TailSource::StartAt::kBeginning;
@@ -156,6 +183,7 @@ int RunWatch(const Args& args) {
   follow.poll_interval = *poll;
   follow.reader = *reader_options;
   if (!common.exhaustive) follow.reader.prefilter = loaded->matcher.get();
+  follow.reader.keep_notable = novelty != nullptr;
 
   CorrelatorOptions correlator_options;
   correlator_options.allowed_lateness = *late;
@@ -191,6 +219,7 @@ int RunWatch(const Args& args) {
     }
   }
   Pipeline pipeline(*loaded->catalog, *loaded->matcher, correlator_options, std::move(sinks));
+  pipeline.SetNovelty(novelty.get());
   if (!saved.correlation.is_null()) pipeline.RestoreCorrelation(saved.correlation);
   if (!saved.self.is_null()) (*telemetry)->monitor().RestoreState(saved.self);
   if (!state_dir.empty()) (*telemetry)->monitor().HoldLossesUntilSaved();
@@ -219,6 +248,17 @@ int RunWatch(const Args& args) {
     (*telemetry)->monitor().LossesSaved(lost);
     return true;
   };
+  // What novelty learned is saved every few minutes and at shutdown: it changes slowly, and a
+  // crash loses a few minutes of learning at most.
+  constexpr auto kSaveLearnedEvery = std::chrono::minutes(5);
+  auto next_learned_save = std::chrono::steady_clock::now() + kSaveLearnedEvery;
+  auto save_learned = [&] {
+    if (novelty == nullptr || learned_path.empty()) return;
+    if (Status status = novelty->learned().Save(learned_path); !status.ok()) {
+      std::string more;
+      if (save_reports.Allow(&more)) spdlog::error("cannot save what novelty learned: {}{}", status.message(), more);
+    }
+  };
   auto next_checkpoint = std::chrono::steady_clock::now() + *checkpoint;
   // Positions are saved soon after anything moves (without fsync), so that a file rotated
   // while we are down can be found by the identity we saved; fsync waits for the interval.
@@ -240,6 +280,7 @@ int RunWatch(const Args& args) {
         spdlog::error("SIGHUP: the new catalog has errors; still running the old one");
       } else if (Status status = pipeline.ReplaceCatalog(*reloaded->catalog, *reloaded->matcher); status.ok()) {
         if (!common.exhaustive) follower.SetPrefilter(reloaded->matcher.get());
+        if (novelty != nullptr) novelty->SetCatalog(*reloaded->catalog);
         loaded = std::move(reloaded);
         spdlog::info("SIGHUP: catalog reloaded ({} patterns, {} rules)", loaded->catalog->patterns().size(),
                      loaded->catalog->rules().size());
@@ -295,6 +336,10 @@ int RunWatch(const Args& args) {
       next_light_checkpoint = after + std::max<Duration>(kSoonAfterData, pace);
       if (durable_due) next_checkpoint = after + std::max<Duration>(*checkpoint, pace);
     }
+    if (now >= next_learned_save) {
+      save_learned();
+      next_learned_save = now + kSaveLearnedEvery;
+    }
     const bool settled = pipeline.quiescent() && !unsaved;
     if (unspooled > 0) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));  // reading is paused: no file event to wait for
@@ -309,6 +354,8 @@ int RunWatch(const Args& args) {
     if (!pipeline.OnIdle().ok()) break;
   }
   checkpoint_now(/*durable=*/true);
+  save_learned();
+  if (novelty != nullptr) LogNoveltySummary(*novelty);
   (*outputs)->Drain(*drain);
   const TailStats tails = follower.tail_stats();
   spdlog::debug("literal prefilter: {} records passed over in quiet runs", follower.records_passed_over());

@@ -26,8 +26,10 @@ std::string_view KindName(Rule::Kind kind) {
   return "unknown";
 }
 
-Catalog::Catalog(std::vector<Pattern> patterns, std::vector<Rule> rules)
-    : patterns_(std::move(patterns)), rules_(std::move(rules)) {
+Catalog::Catalog(std::vector<Pattern> patterns, std::vector<Rule> rules, std::vector<BenignEntry> benign)
+    : patterns_(std::move(patterns)), rules_(std::move(rules)), benign_(std::move(benign)) {
+  const auto learned = std::stable_partition(patterns_.begin(), patterns_.end(), [](const Pattern& p) { return !p.learned; });
+  matched_patterns_ = static_cast<size_t>(learned - patterns_.begin());
   for (size_t i = 0; i < patterns_.size(); ++i) pattern_index_[patterns_[i].id] = static_cast<int>(i);
   for (size_t i = 0; i < rules_.size(); ++i) rule_index_[rules_[i].id] = static_cast<int>(i);
 }

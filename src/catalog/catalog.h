@@ -73,6 +73,26 @@ struct Pattern {
   std::vector<std::string> no_match;
   SourceLocation where;
   std::string overrides;  // where the built-in entry this one replaces was defined
+  // Learned, not curated: no regex; the novelty detector (learn/novelty_detector.h) makes
+  // its hits, with the captures `fields` lists. The Catalog keeps these after the others.
+  bool learned = false;
+};
+
+// A kind of record known benign to the novelty detector (`benign:` in a catalog file): the
+// records it covers (every condition given holds: logger, dataset, message regex) are never
+// novel, or, with `exception`, that class is not news in them.
+struct BenignEntry {
+  std::string id;
+  std::string reason;
+  std::string logger_regex;
+  std::vector<std::string> datasets;
+  std::string message_regex;  // RE2, searched in the record's message
+  std::string exception;      // a simple class name ("IndexNotFoundException")
+  std::vector<std::string> examples;  // lines it must cover (`catalog test`)
+  std::shared_ptr<const re2::RE2> compiled_logger;
+  std::shared_ptr<const re2::RE2> compiled_message;
+  SourceLocation where;
+  std::string overrides;
 };
 
 struct RuleStep {
@@ -113,6 +133,7 @@ struct Rule {
   SourceLocation where;
   std::string overrides;
   bool implicit = false;  // made by the loader for a pattern no rule uses
+  bool learned = false;   // every pattern it counts is learned (foreshock.novel.*)
 };
 
 std::string_view KindName(Rule::Kind kind);  // "single", "threshold", ...
@@ -124,9 +145,13 @@ std::vector<std::string> PlaceholdersIn(std::string_view text);
 
 class Catalog {
  public:
-  Catalog(std::vector<Pattern> patterns, std::vector<Rule> rules);
+  // Learned patterns are moved after the curated ones, in their order.
+  Catalog(std::vector<Pattern> patterns, std::vector<Rule> rules, std::vector<BenignEntry> benign = {});
 
   const std::vector<Pattern>& patterns() const { return patterns_; }
+  // The curated patterns, those with a regex, are the first matched_patterns() of patterns().
+  size_t matched_patterns() const { return matched_patterns_; }
+  const std::vector<BenignEntry>& benign() const { return benign_; }
   const std::vector<Rule>& rules() const { return rules_; }
 
   // Index into patterns()/rules(), or -1.
@@ -139,6 +164,8 @@ class Catalog {
  private:
   std::vector<Pattern> patterns_;
   std::vector<Rule> rules_;
+  std::vector<BenignEntry> benign_;
+  size_t matched_patterns_ = 0;
   std::unordered_map<std::string, int> pattern_index_;
   std::unordered_map<std::string, int> rule_index_;
 };

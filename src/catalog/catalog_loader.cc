@@ -22,7 +22,8 @@ namespace fs = std::filesystem;
 
 const std::set<std::string> kPatternKeys = {
     "id",      "title",   "category", "severity", "regex",    "fields",   "logger", "min_level", "max_level",
-    "datasets", "marker", "predicts", "runbook",  "versions", "examples", "resolves", "subject"};
+    "datasets", "marker", "predicts", "runbook",  "versions", "examples", "resolves", "subject", "learned"};
+const std::set<std::string> kBenignKeys = {"id", "reason", "logger", "datasets", "message", "exception", "examples"};
 
 const RE2& IdRegex() {
   static const RE2 regex("[a-z0-9_]+(\\.[a-z0-9_]+)+");
@@ -44,7 +45,16 @@ Pattern ReadPattern(const YamlReader& reader, const YamlNode& node) {
   pattern.title = reader.RequiredString(node, "title");
   pattern.category = reader.RequiredString(node, "category");
   pattern.severity = reader.SeverityOr(node, "severity", Severity::kWarning);
-  pattern.regex = reader.RequiredString(node, "regex");
+  const std::string learned = reader.StringOr(node, "learned", "false");
+  if (learned != "true" && learned != "false") reader.Error(node["learned"], "learned is true or false");
+  pattern.learned = learned == "true";
+  if (pattern.learned) {
+    // The novelty detector makes its hits: no regex, no examples to match.
+    if (node["regex"]) reader.Error(node["regex"], "a learned pattern has no regex: the novelty detector makes its hits");
+    if (node["examples"]) reader.Error(node["examples"], "a learned pattern has no examples: it matches no text");
+  } else {
+    pattern.regex = reader.RequiredString(node, "regex");
+  }
   pattern.logger_regex = reader.StringOr(node, "logger", "");
   pattern.min_level = reader.LevelOr(node, "min_level", Level::kUnknown);
   pattern.max_level = reader.LevelOr(node, "max_level", Level::kUnknown);
@@ -59,7 +69,7 @@ Pattern ReadPattern(const YamlReader& reader, const YamlNode& node) {
   pattern.runbook = reader.StringOr(node, "runbook", "");
   pattern.versions = reader.StringList(node, "versions");
   pattern.fields = reader.FieldTypes(node, "fields");
-  reader.Examples(node, &pattern.examples, &pattern.no_match);
+  if (!pattern.learned) reader.Examples(node, &pattern.examples, &pattern.no_match);
 
   RE2::Options options;
   options.set_log_errors(false);
@@ -93,6 +103,38 @@ Pattern ReadPattern(const YamlReader& reader, const YamlNode& node) {
   return pattern;
 }
 
+std::shared_ptr<const RE2> CompileIn(const YamlReader& reader, const YamlNode& node, const std::string& regex,
+                                     const char* what) {
+  if (regex.empty()) return nullptr;
+  RE2::Options options;
+  options.set_log_errors(false);
+  auto compiled = std::make_shared<const RE2>(regex, options);
+  if (compiled->ok()) return compiled;
+  reader.Error(node, std::string(what) + " regex does not compile: " + compiled->error());
+  return nullptr;
+}
+
+BenignEntry ReadBenign(const YamlReader& reader, const YamlNode& node) {
+  BenignEntry entry;
+  entry.where = reader.Where(node);
+  reader.CheckKeys(node, kBenignKeys, "benign entry");
+  entry.id = reader.RequiredString(node, "id");
+  if (!entry.id.empty()) CheckId(reader, node["id"], entry.id);
+  entry.reason = reader.RequiredString(node, "reason");
+  entry.logger_regex = reader.StringOr(node, "logger", "");
+  entry.datasets = reader.StringList(node, "datasets");
+  entry.message_regex = reader.StringOr(node, "message", "");
+  entry.exception = reader.StringOr(node, "exception", "");
+  entry.examples = reader.StringList(node, "examples");
+  entry.compiled_logger = CompileIn(reader, node["logger"], entry.logger_regex, "logger");
+  entry.compiled_message = CompileIn(reader, node["message"], entry.message_regex, "message");
+  if (entry.logger_regex.empty() && entry.datasets.empty() && entry.message_regex.empty() && entry.exception.empty()) {
+    reader.Error(node, "a benign entry needs at least one of 'logger', 'datasets', 'message' and 'exception'");
+  }
+  if (entry.examples.empty()) reader.Error(node, "a benign entry needs at least one example line it covers");
+  return entry;
+}
+
 // The file's bytes; false with errno set when it cannot be read.
 bool ReadWhole(const std::string& path, std::string* out) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -111,7 +153,7 @@ bool ReadWhole(const std::string& path, std::string* out) {
 }
 
 void ReadFile(const std::string& path, std::vector<Pattern>* patterns, std::vector<Rule>* rules,
-              LoadReport* report) {
+              std::vector<BenignEntry>* benign, LoadReport* report) {
   std::string text;
   if (!ReadWhole(path, &text)) {
     report->Error({path, 0, 0}, "cannot read: " + std::string(std::strerror(errno)));
@@ -127,11 +169,11 @@ void ReadFile(const std::string& path, std::vector<Pattern>* patterns, std::vect
   const YamlReader reader(path, report);
   if (root.IsNull()) return;  // an empty file defines nothing
   if (!root.IsMap()) {
-    reader.Error(root, "a catalog file is a map with 'patterns' and/or 'rules'");
+    reader.Error(root, "a catalog file is a map with 'patterns', 'rules' and/or 'benign'");
     return;
   }
-  reader.CheckKeys(root, {"patterns", "rules"}, "catalog file");
-  for (const char* section : {"patterns", "rules"}) {
+  reader.CheckKeys(root, {"patterns", "rules", "benign"}, "catalog file");
+  for (const char* section : {"patterns", "rules", "benign"}) {
     const YamlNode& list = root[section];
     if (!list) continue;
     if (!list.IsSequence()) {
@@ -145,8 +187,10 @@ void ReadFile(const std::string& path, std::vector<Pattern>* patterns, std::vect
       }
       if (section[0] == 'p') {
         patterns->push_back(ReadPattern(reader, item));
-      } else {
+      } else if (section[0] == 'r') {
         rules->push_back(ReadRule(reader, item));
+      } else {
+        benign->push_back(ReadBenign(reader, item));
       }
     }
   }
@@ -287,6 +331,21 @@ void CheckPlaceholders(const std::vector<Pattern>& patterns, const std::vector<R
   }
 }
 
+// A rule is learned when every pattern it counts is.
+void MarkLearnedRules(const std::vector<Pattern>& patterns, std::vector<Rule>* rules) {
+  std::set<std::string> learned;
+  for (const Pattern& pattern : patterns) {
+    if (pattern.learned) learned.insert(pattern.id);
+  }
+  for (Rule& rule : *rules) {
+    bool all = !rule.steps.empty();
+    for (const RuleStep& step : rule.steps) {
+      for (const std::string& id : step.patterns) all = all && learned.contains(id);
+    }
+    rule.learned = all;
+  }
+}
+
 // A pattern at warning or above that no rule alerts on alerts on its own: a `single` rule
 // with the pattern's id, title, severity and runbook.
 void AddImplicitRules(const std::vector<Pattern>& patterns, std::vector<Rule>* rules) {
@@ -322,6 +381,7 @@ void AddImplicitRules(const std::vector<Pattern>& patterns, std::vector<Rule>* r
     rule.runbook = pattern.runbook;
     rule.where = pattern.where;
     rule.implicit = true;
+    rule.learned = pattern.learned;
     rules->push_back(std::move(rule));
   }
 }
@@ -332,20 +392,24 @@ std::unique_ptr<const Catalog> LoadCatalog(const std::vector<CatalogSource>& sou
                                            LoadReport* report) {
   std::vector<Pattern> patterns;
   std::vector<Rule> rules;
+  std::vector<BenignEntry> benign;
   for (const CatalogSource& source : sources) {
     std::vector<Pattern> layer_patterns;
     std::vector<Rule> layer_rules;
+    std::vector<BenignEntry> layer_benign;
     for (const std::string& file : ExpandPath(source.path, report)) {
-      ReadFile(file, &layer_patterns, &layer_rules, report);
+      ReadFile(file, &layer_patterns, &layer_rules, &layer_benign, report);
     }
     Merge(std::move(layer_patterns), source.layer, &patterns, report);
     Merge(std::move(layer_rules), source.layer, &rules, report);
+    Merge(std::move(layer_benign), source.layer, &benign, report);
   }
   CheckRuleReferences(patterns, rules, report);
   CheckPlaceholders(patterns, rules, report);
   if (report->has_errors()) return nullptr;
+  MarkLearnedRules(patterns, &rules);
   AddImplicitRules(patterns, &rules);
-  return std::make_unique<const Catalog>(std::move(patterns), std::move(rules));
+  return std::make_unique<const Catalog>(std::move(patterns), std::move(rules), std::move(benign));
 }
 
 }  // namespace foreshock

@@ -20,6 +20,9 @@ struct DecodeOptions {
   // The caller vouches that the text holds no line break (the reader's quiet lane hands
   // over single lines it has framed): a decoder need not look for one.
   bool one_line = false;
+  // DecodeHeader() reads the level too (RecordHeader::level): the novelty detector must see
+  // every WARN+ record, so the reader's quiet lane may not pass over one.
+  bool header_level = false;
 };
 
 // The kinds of JSON string escape, as bits, by the bytes they stand for: a header says which
@@ -46,6 +49,11 @@ struct RecordHeader {
   std::array<std::string_view, kMaxParts> parts{};
   size_t part_count = 0;
   uint8_t escapes = 0;
+  Level level = Level::kUnknown;  // read only when DecodeOptions::header_level
+
+  // WARN and above, or carrying exception text (a part after the message): a record the
+  // novelty detector looks at.
+  bool notable() const { return level >= Level::kWarn || part_count > 1; }
 
   std::span<const std::string_view> searchable() const { return {parts.data(), part_count}; }
   void AddPart(std::string_view part) { parts[part_count++] = part; }
@@ -59,6 +67,7 @@ struct RecordHeader {
     cluster = {};
     part_count = 0;
     escapes = 0;
+    level = Level::kUnknown;
   }
 };
 

@@ -136,7 +136,7 @@ void Salvage(std::string_view text, const FieldMap& fields, const DecodeOptions&
 constexpr size_t kLongestHeaderKey = 64;
 
 // The fields DecodeHeader() reads, in HeaderKeys' order.
-enum HeaderField : size_t { kTime, kMessage, kNode, kCluster, kErrorType, kErrorMessage, kStackTrace, kHeaderFields };
+enum HeaderField : size_t { kTime, kMessage, kNode, kCluster, kErrorType, kErrorMessage, kStackTrace, kLevel, kHeaderFields };
 
 // The keys of the fields the header needs, with each key's field and its rank among that
 // field's keys (Decode() takes the first present), listed by key length: a key read from
@@ -151,7 +151,7 @@ struct HeaderKeys {
   explicit HeaderKeys(const FieldMap& map) {
     const std::initializer_list<const char*> errors[] = {{"error.type"}, {"error.message"}, {"error.stack_trace"}};
     const std::initializer_list<const char*>* lists[kHeaderFields] = {
-        &map.time, &map.message, &map.node, &map.cluster, &errors[0], &errors[1], &errors[2]};
+        &map.time, &map.message, &map.node, &map.cluster, &errors[0], &errors[1], &errors[2], &map.level};
     for (size_t field = 0; field < std::size(lists); ++field) {
       size_t rank = 0;
       for (std::string_view key : *lists[field]) {
@@ -367,7 +367,7 @@ bool ReadHeaderFields(std::span<const std::string_view, kHeaderFields> values, u
     return value.substr(1, value.size() - 2);
   };
   if (escapes != 0) {
-    for (const size_t field : {kTime, kNode, kCluster}) {
+    for (const size_t field : {kTime, kNode, kCluster, kLevel}) {
       if (values[field].find('\\') != std::string_view::npos) return false;
     }
   }
@@ -383,6 +383,9 @@ bool ReadHeaderFields(std::span<const std::string_view, kHeaderFields> values, u
   header->AddPart(*message);
   for (const size_t field : {kErrorType, kErrorMessage, kStackTrace}) {
     if (auto value = string_value(values[field])) header->AddPart(*value);
+  }
+  if (options.header_level) {
+    if (auto value = string_value(values[kLevel])) header->level = ParseLevel(*value);
   }
   header->escapes = escapes;
   return true;

@@ -112,6 +112,7 @@ bool EsPlainDecoder::DecodeHeader(std::string_view text, const DecodeOptions& op
   out->time = header.time;
   out->has_time = true;
   out->node = header.node;
+  if (options.header_level) out->level = ParseLevel(Trim(header.level));
   out->AddPart(header.message);
   if (header.newline != std::string_view::npos) out->AddPart(text.substr(header.newline + 1));
   return true;

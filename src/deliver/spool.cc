@@ -20,17 +20,6 @@ std::string LineOf(const Spool::Entry& entry) {
   return std::string(entry.critical ? "! " : ". ") + entry.payload + "\n";
 }
 
-Status WriteFileDurably(const std::string& path, const std::string& content) {
-  const std::string temp = path + ".tmp";
-  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
-  if (fd < 0) return Status::IoError("open " + temp, errno);
-  Status status = WriteAll(fd, content, temp);
-  if (status.ok() && ::fdatasync(fd) != 0) status = Status::IoError("fdatasync " + temp, errno);
-  ::close(fd);
-  if (status.ok() && ::rename(temp.c_str(), path.c_str()) != 0) status = Status::IoError("rename " + temp, errno);
-  return status;
-}
-
 }  // namespace
 
 Result<std::unique_ptr<Spool>> Spool::Open(const std::string& folder, size_t max_bytes) {

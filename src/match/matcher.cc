@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <span>
 #include <tuple>
 #include <unordered_map>
 
@@ -124,7 +125,9 @@ Result<std::unique_ptr<Matcher>> Matcher::Create(const Catalog& catalog,
   RE2::Options set_options = QuietOptions();
   set_options.set_max_mem(options.max_mem);
   matcher->set_ = std::make_unique<RE2::Set>(set_options, RE2::UNANCHORED);
-  for (const Pattern& pattern : catalog.patterns()) {
+  // Learned patterns (after the curated ones) have no regex: the novelty detector makes their hits.
+  const std::span<const Pattern> matched(catalog.patterns().data(), catalog.matched_patterns());
+  for (const Pattern& pattern : matched) {
     Compiled compiled;
     // The loader's compiled regexes are reused: the options are the same.
     compiled.regex = pattern.compiled_regex ? pattern.compiled_regex
@@ -179,9 +182,10 @@ uint8_t RawExactEscapes(const std::vector<std::string>& atoms) {
 }  // namespace
 
 void Matcher::BuildPrefilter(const MatcherOptions& options) {
-  if (catalog_.patterns().empty()) return;
+  const std::span<const Pattern> matched(catalog_.patterns().data(), catalog_.matched_patterns());
+  if (matched.empty()) return;
   auto filtered = std::make_unique<re2::FilteredRE2>(options.min_atom_len);
-  for (const Pattern& pattern : catalog_.patterns()) {
+  for (const Pattern& pattern : matched) {
     int id = 0;
     if (filtered->Add(pattern.regex, QuietOptions(), &id) != RE2::NoError) return;
   }
@@ -195,7 +199,7 @@ void Matcher::BuildPrefilter(const MatcherOptions& options) {
     return;
   }
   std::vector<PatternAtoms> per_pattern;
-  for (const Pattern& pattern : catalog_.patterns()) per_pattern.push_back(AtomsOf(pattern.regex, options.min_atom_len));
+  for (const Pattern& pattern : matched) per_pattern.push_back(AtomsOf(pattern.regex, options.min_atom_len));
   std::vector<std::string> gates;
   std::vector<std::vector<std::string>> own_gates;  // per pattern
   for (size_t p = 0; p < per_pattern.size(); ++p) {

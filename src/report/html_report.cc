@@ -20,7 +20,7 @@ constexpr double kWidth = 1200;
 constexpr double kLeft = 190;
 constexpr double kRight = 20;
 constexpr double kAxis = 40;   // two rows of tick labels: UTC and relative to the outage
-constexpr double kRow = 96;    // per node: lead-time lane, two marker lanes, hit bars
+constexpr double kRow = 96;    // per node: lead-time lane, up to four marker lanes, hit bars
 constexpr double kChart = 96;  // per chart of captured numbers
 constexpr int kBuckets = 240;
 constexpr size_t kMaxCharts = 24;
@@ -48,6 +48,14 @@ std::string ClusterOf(const Json& alert) {
     return alert["elasticsearch"]["cluster"]["name"].get<std::string>();
   }
   return "";
+}
+
+// Alerts of the novelty detector's rules say so: learned from the cluster's own logs, not
+// curated in the catalog.
+std::string LearnedMark(const Json& alert) {
+  return alert["rule"].value("origin", "") == "learned" ? " <span class=\"learned\" title=\"learned from this cluster's "
+                                                          "baseline, not a curated pattern\">learned</span>"
+                                                        : "";
 }
 
 TimePoint TimeOf(const Json& alert) {
@@ -122,6 +130,7 @@ svg text{font-size:12px;fill:#333} svg .axis{fill:#777;font-size:11px} svg .rel{
 table{border-collapse:collapse;width:100%;font-size:13px} th,td{text-align:left;padding:4px 8px;border-bottom:1px solid #eee;vertical-align:top}
 td.nowrap,th{white-space:nowrap}
 .sev{display:inline-block;padding:1px 6px;border-radius:3px;color:#fff;font-size:11px}
+.learned{display:inline-block;padding:0 5px;border:1px solid #6a1b9a;border-radius:3px;color:#6a1b9a;font-size:11px}
 pre{background:#f4f4f4;padding:8px;overflow-x:auto;font-size:12px;white-space:pre-wrap;overflow-wrap:normal;word-break:normal}
 .story{border:1px solid #ddd;border-radius:4px;padding:10px 12px;margin:0 0 14px}
 .ev{margin:6px 0} .ev .where{font-family:ui-monospace,monospace;font-size:12px;color:#555}
@@ -293,19 +302,26 @@ std::string TimelineSvg(const Timeline& timeline, const Frame& frame, const std:
     svg += "<text class=\"lead-label\" x=\"" + Number(x2 - 4) + "\" y=\"" + Number(top + 15) +
            "\" text-anchor=\"end\" fill=\"#c62828\">lead time " + FormatLeadTime(lead) + "</text>\n";
   }
-  // Markers in two lanes: one that would touch the previous marker of its lane takes the
-  // other lane.
-  std::map<std::string, std::array<double, 2>> lane_end;
+  // Markers in up to four lanes: one that would touch the previous marker of its lane takes
+  // the next lane (alerts minutes apart on a two-day axis).
+  constexpr size_t kLanes = 4;
+  std::map<std::string, std::array<double, kLanes>> lane_end;
   for (size_t i = 0; i < timeline.alerts().size(); ++i) {
     const auto& alert = timeline.alerts()[i];
     const std::string node = NodeOf(alert);
     const std::string action = alert["event"]["action"];
     const std::string level = alert["log"]["level"];
     const double x = frame.x(TimeOf(alert));
-    auto& ends = lane_end.try_emplace(node, std::array<double, 2>{-100, -100}).first->second;
-    const int lane = x - ends[0] >= 15 ? 0 : x - ends[1] >= 15 ? 1 : (ends[0] <= ends[1] ? 0 : 1);
+    auto& ends = lane_end.try_emplace(node, std::array<double, kLanes>{-100, -100, -100, -100}).first->second;
+    size_t lane = std::min_element(ends.begin(), ends.end()) - ends.begin();
+    for (size_t free = 0; free < kLanes; ++free) {
+      if (x - ends[free] >= 15) {
+        lane = free;
+        break;
+      }
+    }
     ends[lane] = x;
-    const double y = row_top(node) + 32 + 14 * lane;
+    const double y = row_top(node) + 32 + 14 * static_cast<double>(lane);
     const std::string tip = alert["@timestamp"].get<std::string>() + " " + action + " " + level + " " +
                             alert["rule"]["id"].get<std::string>() + ": " + alert["message"].get<std::string>();
     svg += "<a href=\"#alert-" + std::to_string(i) + "\"><circle class=\"alert-marker\" cx=\"" + Number(x) +
@@ -451,8 +467,8 @@ std::string Stories(const Timeline& timeline) {
     const std::string rule = first["rule"]["id"].get<std::string>();
     const std::string node = NodeOf(first);
     const std::string cluster = ClusterOf(first);
-    html += "<div class=\"story\" id=\"story-" + std::to_string(s) + "\"><h3>" + EscapeHtml(rule) + " on " +
-            EscapeHtml(node) + (cluster.empty() ? "" : " (cluster " + EscapeHtml(cluster) + ")") + "</h3>\n<ul>";
+    html += "<div class=\"story\" id=\"story-" + std::to_string(s) + "\"><h3>" + EscapeHtml(rule) + LearnedMark(first) +
+            " on " + EscapeHtml(node) + (cluster.empty() ? "" : " (cluster " + EscapeHtml(cluster) + ")") + "</h3>\n<ul>";
     std::set<std::pair<std::string, std::string>> shown;
     std::vector<const Json*> evidence;
     for (size_t i : indices) {
@@ -562,8 +578,9 @@ std::string RenderHtml(const Timeline& timeline, const Provenance& provenance, c
             EscapeHtml(ClusterOf(alert)) + "</td><td class=\"nowrap\">" + EscapeHtml(NodeOf(alert)) +
             "</td><td><span class=\"sev\" style=\"background:" + SeverityColour(level, action) + "\">" +
             EscapeHtml(level) + "</span></td><td>" + EscapeHtml(action) + "</td><td class=\"nowrap\">" +
-            EscapeHtml(alert["rule"]["id"].get<std::string>()) + " (stage " + alert["foreshock"]["stage"].dump() +
-            ")</td><td>" + EscapeHtml(alert["message"].get<std::string>()) + "</td><td class=\"nowrap\">" +
+            EscapeHtml(alert["rule"]["id"].get<std::string>()) + LearnedMark(alert) + " (stage " +
+            alert["foreshock"]["stage"].dump() + ")</td><td>" + EscapeHtml(alert["message"].get<std::string>()) +
+            "</td><td class=\"nowrap\">" +
             EscapeHtml(lead) + "</td></tr>\n";
   }
   if (!timeline.alerts().empty()) html += "</table>\n<h2>Stories: evidence and runbooks</h2>\n" + Stories(timeline);

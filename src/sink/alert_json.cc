@@ -16,8 +16,9 @@ nlohmann::json AlertToJson(const Alert& alert) {
                   {"action", std::string(ActionName(alert.action))},
                   {"severity", static_cast<int>(alert.severity)}};
   out["log"] = {{"level", std::string(SeverityName(alert.severity))}};
+  // origin: a curated catalog rule, or one of the novelty detector's (learned, not written).
   out["rule"] = {{"id", alert.rule->id}, {"name", alert.rule->name},
-                 {"category", alert.rule->category}};
+                 {"category", alert.rule->category}, {"origin", alert.rule->learned ? "learned" : "curated"}};
   out["message"] = alert.message;
   if (!alert.cluster.empty()) out["elasticsearch"]["cluster"]["name"] = alert.cluster;
   if (!alert.node.empty()) out["elasticsearch"]["node"]["name"] = alert.node;

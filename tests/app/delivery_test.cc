@@ -211,7 +211,7 @@ TEST(DeliveryTest, ARefusedAlertIsSetAsideLoudlyAndTheOthersStillGo) {
   const std::string out = dir.path() + "/out";
   const std::string err = dir.path() + "/err";
   const pid_t pid = testing::StartForeshock({"watch", "--from", "beginning", "--state-dir", dir.path() + "/state",
-                                             "--output", "webhook:" + receiver.url(), log},
+                                             "--no-novelty", "--output", "webhook:" + receiver.url(), log},
                                             out, err);
   ASSERT_TRUE(WaitFor([&] { return receiver.requests().size() >= 4; }, 20s)) << ReadFile(err);
   EXPECT_EQ(testing::StopProcess(pid, SIGTERM), 0);

@@ -46,7 +46,7 @@ TEST(AlertJsonTest, WritesTheDocumentedSchemaWithSortedKeys) {
             R"("group":{"node":"node-2"},"lead_time_s":1130.635,"observer":"node-2","runbook":"clear scrolls","stage":3,)"
             R"("window":{"end":"2026-11-29T03:13:02.117Z","start":"2026-11-29T02:54:02.117Z"}},)"
             R"("log":{"level":"critical"},"message":"breaker on node-2",)"
-            R"("rule":{"category":"search","id":"es.chain.scroll_leak","name":"Scroll-context leak"}})");
+            R"("rule":{"category":"search","id":"es.chain.scroll_leak","name":"Scroll-context leak","origin":"curated"}})");
 }
 
 TEST(AlertJsonTest, LeavesOutWhatIsNotKnown) {

@@ -1,0 +1,264 @@
+#include "learn/novelty_detector.h"
+
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+#include "base/fnv1a.h"
+#include "learn/message_template.h"
+
+namespace foreshock {
+namespace {
+
+// How long after "initializing ...", "starting ...", "stopping ..." or "closing ..." a node's
+// lines belong to its start or stop.
+constexpr Duration kLifecycle = std::chrono::minutes(5);
+
+bool IsNodeLogger(std::string_view logger) {
+  return logger == "o.e.n.Node" || logger == "org.elasticsearch.node.Node" || logger == "o.o.n.Node" ||
+         logger == "org.opensearch.node.Node";
+}
+
+Capture Text(const char* name, std::string text) { return Capture{name, std::move(text), std::nullopt}; }
+Capture Number(const char* name, double value, const char* format = "%.0f") {
+  char text[32];
+  std::snprintf(text, sizeof text, format, value);
+  return Capture{name, text, value};
+}
+
+std::string TemplateId(const std::string& key) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016" PRIx64, Fnv1a(key));
+  return text;
+}
+
+uint64_t RecordHash(const LogRecord& record) { return WordHash(record.text, Fnv1a(record.node)); }
+
+std::string PerDay(uint64_t count, Duration covered) {
+  const double days = std::chrono::duration<double>(covered).count() / 86400;
+  if (days <= 0) return std::to_string(count) + " times";
+  char text[64];
+  std::snprintf(text, sizeof text, "%.1f per day", static_cast<double>(count) / days);
+  return text;
+}
+
+}  // namespace
+
+bool BenignCovers(const BenignEntry& entry, const LogRecord& record, std::string_view exception_class) {
+  if (!entry.exception.empty() && entry.exception != exception_class) return false;
+  if (entry.compiled_logger != nullptr && !RE2::PartialMatch(record.logger, *entry.compiled_logger)) return false;
+  if (!entry.datasets.empty() &&
+      std::find(entry.datasets.begin(), entry.datasets.end(), record.dataset) == entry.datasets.end()) {
+    return false;
+  }
+  return entry.compiled_message == nullptr || RE2::PartialMatch(record.message(), *entry.compiled_message);
+}
+
+double PoissonTail(int k, double mean) {
+  if (k <= 0) return 1;
+  if (mean <= 0) return 0;
+  // Summed from k upward in log space, where the terms fall once past the mean.
+  double term = std::exp(-mean + k * std::log(mean) - std::lgamma(k + 1.0));
+  double sum = 0;
+  for (int i = k; i < k + 100000; ++i) {
+    sum += term;
+    term *= mean / (i + 1);
+    if (i + 1 > mean && term < sum * 1e-12) break;
+  }
+  return std::min(sum, 1.0);
+}
+
+NoveltyDetector::NoveltyDetector(const Catalog& catalog, std::optional<Baseline> reference, NoveltyOptions options)
+    : reference_(std::move(reference)), options_(options) {
+  SetCatalog(catalog);
+}
+
+void NoveltyDetector::SetCatalog(const Catalog& catalog) {
+  catalog_ = &catalog;
+  exception_seen_ = catalog.FindPattern("foreshock.novel.exception_seen");
+  exception_repeated_ = catalog.FindPattern("foreshock.novel.exception_repeated");
+  template_seen_ = catalog.FindPattern("foreshock.novel.template_seen");
+  surge_seen_ = catalog.FindPattern("foreshock.novel.surge_seen");
+}
+
+bool NoveltyDetector::Mature() const { return reference_.has_value() || learned_.covered() >= options_.maturity; }
+
+template <typename Stats>
+NoveltyDetector::Known NoveltyDetector::Lookup(std::unordered_map<std::string, Stats> ClusterBaseline::*items,
+                                               std::string_view cluster, const std::string& key, TimePoint now) const {
+  if (reference_) {
+    if (const ClusterBaseline* given = reference_->For(cluster)) {
+      if (auto it = (given->*items).find(key); it != (given->*items).end()) {
+        return {true, PerDay(it->second.count, reference_->covered())};
+      }
+    }
+  }
+  if (const ClusterBaseline* learned = learned_.For(cluster)) {
+    const auto it = (learned->*items).find(key);
+    if (it != (learned->*items).end() && it->second.first <= now - options_.novel_for) {
+      return {true, PerDay(it->second.count, learned_.covered())};
+    }
+  }
+  return {false, "never"};
+}
+
+bool NoveltyDetector::Benign(const LogRecord& record, std::string_view exception_class) const {
+  return std::any_of(catalog_->benign().begin(), catalog_->benign().end(), [&](const BenignEntry& entry) {
+    return (exception_class.empty() ? entry.exception.empty() : true) && BenignCovers(entry, record, exception_class);
+  });
+}
+
+void NoveltyDetector::NoteLifecycle(const LogRecord& record) {
+  if (IsNodeLogger(record.logger)) {
+    const std::string_view message = record.message();
+    for (std::string_view phase : {"initializing ...", "starting ...", "stopping ...", "closing ..."}) {
+      if (message.starts_with(phase)) lifecycle_until_[record.node] = record.time + kLifecycle;
+    }
+  }
+}
+
+bool NoveltyDetector::InLifecycle(const LogRecord& record) const {
+  const auto it = lifecycle_until_.find(record.node);
+  return it != lifecycle_until_.end() && record.time <= it->second;
+}
+
+void NoveltyDetector::Bound(std::map<std::pair<std::string, std::string>, Window>* windows, TimePoint now) {
+  if (windows->size() <= options_.max_tracked) return;
+  const Duration keep = std::max(options_.repeat_window, options_.surge_window);
+  std::erase_if(*windows, [&](const auto& entry) { return entry.second.empty() || entry.second.back().time < now - keep; });
+  // Still too many at once: drop some (a bounded memory is the promise).
+  while (windows->size() > options_.max_tracked) windows->erase(windows->begin());
+}
+
+bool NoveltyDetector::AddSighting(Window* window, Sighting sighting, Duration span) {
+  // Records come nearly in time order: a repeat of this one sits at the back.
+  for (auto it = window->rbegin(); it != window->rend() && it->time >= sighting.time; ++it) {
+    if (it->time == sighting.time && it->record == sighting.record) return false;
+  }
+  const TimePoint time = sighting.time;
+  window->insert(std::upper_bound(window->begin(), window->end(), time,
+                                  [](TimePoint t, const Sighting& s) { return t < s.time; }),
+                 std::move(sighting));
+  while (!window->empty() && window->front().time < window->back().time - span) window->pop_front();
+  return true;
+}
+
+void NoveltyDetector::Observe(const LogRecord& record, bool catalog_hit, std::vector<PatternHit>* hits) {
+  NoteLifecycle(record);
+  if (!Notable(record)) return;
+  const bool warn = record.level >= Level::kWarn;
+  const std::vector<std::string> classes = ExceptionClassesIn(record.text);
+  const std::string text = warn ? TemplateOf(record.message(), record.node, record.cluster) : std::string();
+  const std::string key = warn ? TemplateKey(record.logger, text) : std::string();
+  // Judged against what was known before this record, then learned.
+  const bool lifecycle = InLifecycle(record);
+  if (!options_.detect) {
+    // Learning only.
+  } else if (!catalog_hit && !lifecycle) {
+    ++stats_.examined;
+    if (Benign(record, {})) {
+      ++stats_.benign;
+    } else {
+      // The innermost class nobody saw: a trace names the wrapper first, the cause later.
+      const std::string* novel = nullptr;
+      for (auto it = classes.rbegin(); it != classes.rend() && novel == nullptr; ++it) {
+        if (!Lookup(&ClusterBaseline::exceptions, record.cluster, *it, record.time).known && !Benign(record, *it)) novel = &*it;
+      }
+      if (novel != nullptr) {
+        ObserveException(record, *novel, text, "never", hits);
+      } else if (warn) {
+        const Known known = Lookup(&ClusterBaseline::templates, record.cluster, key, record.time);
+        if (!known.known && template_seen_ >= 0) {
+          ++stats_.novel_templates;
+          PatternHit hit;
+          hit.pattern = template_seen_;
+          hit.match_begin = 0;
+          hit.match_end = record.message_length;
+          hit.captures = {Text("template_id", TemplateId(key)), Text("template", text),
+                          Text("logger", record.logger), Text("baseline_seen", known.seen)};
+          hits->push_back(std::move(hit));
+        } else if (known.known) {
+          ObserveSurge(record, key, text, hits);
+        }
+      }
+    }
+  } else if (lifecycle) {
+    ++stats_.lifecycle;
+  }
+  learned_.Learn({record.cluster, record.node, record.time, record.level, record.logger, record.message(),
+                  warn ? &text : nullptr, &classes});
+}
+
+void NoveltyDetector::ObserveException(const LogRecord& record, const std::string& name, const std::string& text,
+                                       const std::string& seen, std::vector<PatternHit>* hits) {
+  Window& times = sightings_[{record.cluster, name}];
+  // The same record read twice is one sighting (and correlation drops the repeat).
+  if (!AddSighting(&times, {record.time, RecordHash(record), record.node}, options_.repeat_window)) return;
+  ++stats_.novel_exceptions;
+  std::set<std::string_view> nodes;
+  int count = 0;
+  for (const Sighting& sighting : times) {
+    if (sighting.time < record.time - options_.repeat_window || sighting.time > record.time) continue;
+    nodes.insert(sighting.node);
+    ++count;
+  }
+  const int node_count = static_cast<int>(nodes.size());
+  const bool repeated =
+      record.level >= Level::kError || count >= options_.repeat_count || node_count >= options_.repeat_nodes;
+  Bound(&sightings_, record.time);  // `times` may be gone now
+  const int pattern = repeated && exception_repeated_ >= 0 ? exception_repeated_ : exception_seen_;
+  if (pattern < 0) return;
+  PatternHit hit;
+  hit.pattern = pattern;
+  // Evidence quotes the line naming the class (the deepest: "Caused by: ...").
+  const size_t at = record.text.rfind(name);
+  const size_t line = at == std::string::npos ? 0 : record.text.rfind('\n', at);
+  hit.match_begin = at == std::string::npos || line == std::string::npos ? 0 : line + 1;
+  hit.match_end = at == std::string::npos ? record.message_length : at + name.size();
+  hit.captures = {Text("exception_class", name),
+                  Text("template", text.empty() ? TemplateOf(record.message(), record.node, record.cluster) : text),
+                  Text("logger", record.logger),
+                  Text("baseline_seen", seen),
+                  Number("sightings", count),
+                  Number("nodes_seen", node_count)};
+  hits->push_back(std::move(hit));
+}
+
+void NoveltyDetector::ObserveSurge(const LogRecord& record, const std::string& key, const std::string& text,
+                                   std::vector<PatternHit>* hits) {
+  // The rate the baseline gives this node: the given baseline's, else what this run learned
+  // before (a rate needs surge_needs of history).
+  const Baseline* source = reference_ ? &*reference_ : &learned_;
+  const Duration covered = source->covered();
+  if (covered < options_.surge_needs || surge_seen_ < 0) return;
+  const ClusterBaseline* cluster = source->For(record.cluster);
+  if (cluster == nullptr) return;
+  const auto stats = cluster->templates.find(key);
+  if (stats == cluster->templates.end()) return;
+  const auto node = stats->second.nodes.find(record.node);
+  const uint64_t written = node == stats->second.nodes.end() ? 0 : node->second;
+  Window& times = rates_[{record.node, key}];
+  if (!AddSighting(&times, {record.time, RecordHash(record), {}}, options_.surge_window)) return;  // a repeat
+  const int observed = static_cast<int>(std::count_if(times.begin(), times.end(), [&](const Sighting& s) {
+    return s.time >= record.time - options_.surge_window && s.time <= record.time;
+  }));
+  Bound(&rates_, record.time);  // `times` may be gone now
+  const double expected = static_cast<double>(written + 1) * std::chrono::duration<double>(options_.surge_window).count() /
+                          std::chrono::duration<double>(covered).count();
+  if (observed < options_.surge_min || PoissonTail(observed, expected) >= options_.surge_p) return;
+  ++stats_.surges;
+  PatternHit hit;
+  hit.pattern = surge_seen_;
+  hit.match_begin = 0;
+  hit.match_end = record.message_length;
+  hit.captures = {Text("template_id", TemplateId(key)), Text("template", text), Text("logger", record.logger),
+                  Number("observed", observed), Number("expected", expected, "%.2f"),
+                  Text("baseline_seen", PerDay(stats->second.count, covered))};
+  hits->push_back(std::move(hit));
+}
+
+}  // namespace foreshock

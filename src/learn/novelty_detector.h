@@ -1,0 +1,146 @@
+#pragma once
+
+// NoveltyDetector finds what no catalog pattern knows: records that say something their
+// cluster's baseline never said. It looks only at records the catalog left alone (a line a
+// curated pattern matched keeps its curated story) that matter: WARN and above, or carrying
+// an exception at any level (rest.suppressed logs failures at DEBUG). From each it reads the
+// exception classes and, for WARN+, the template (message_template.h), and makes hits on the
+// catalog's learned patterns, which its rules (patterns/foreshock/novelty.yaml) turn into
+// alerts like any other:
+// - foreshock.novel.exception_seen: a class the baseline never saw (the innermost new one
+//   of the record); exception_repeated when it came at ERROR, or repeat_count times within
+//   repeat_window in the cluster, or on repeat_nodes nodes;
+// - foreshock.novel.template_seen: a WARN+ template the baseline never saw;
+// - foreshock.novel.surge_seen: a known WARN+ template a node writes far more often than its
+//   baseline rate says: the count within surge_window has a Poisson tail probability under
+//   surge_p given that rate (plus one, so a rare template is not a certainty), and is at
+//   least surge_min.
+// "Never saw" means: not in the baseline given, and not first seen in this run more than
+// novel_for ago (what this run learned becomes normal after that). Records the catalog's
+// benign list covers, and a node's records while it starts or stops (five minutes from ES's
+// Node logger saying "initializing ...", "starting ...", "stopping ..." or "closing ..."),
+// are never novel. Everything it
+// looks at is learned (learned()), with the event time the run covered. Not thread-safe.
+
+#include <deque>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "base/time.h"
+#include "catalog/catalog.h"
+#include "decode/log_record.h"
+#include "learn/baseline.h"
+#include "match/pattern_hit.h"
+
+namespace foreshock {
+
+struct NoveltyOptions {
+  bool detect = true;  // false: learn only (foreshock baseline build)
+  Duration novel_for = std::chrono::hours(24);
+  // Learned history needed before warnings, when no baseline was given: before it, alerts
+  // of learned rules are info (see Mature()).
+  Duration maturity = std::chrono::hours(24);
+  Duration repeat_window = std::chrono::minutes(10);
+  int repeat_count = 3;
+  int repeat_nodes = 2;
+  Duration surge_window = std::chrono::minutes(10);
+  double surge_p = 1e-6;
+  int surge_min = 10;
+  // A surge needs a baseline rate: one learned over at least this much event time.
+  Duration surge_needs = std::chrono::hours(1);
+  size_t max_tracked = 10000;  // windows kept for repeats and surges (the stalest go first)
+};
+
+struct NoveltyStats {
+  uint64_t examined = 0;   // records looked at: WARN+ or with an exception, no catalog hit
+  uint64_t benign = 0;     // of those, covered by the benign list
+  uint64_t lifecycle = 0;  // of those, written while their node started or stopped
+  uint64_t novel_exceptions = 0;
+  uint64_t novel_templates = 0;
+  uint64_t surges = 0;
+};
+
+// Whether `entry` covers `record`; with `exception_class`, whether it makes that class no
+// news in `record` (an entry without `exception` covers every class of the records it covers).
+bool BenignCovers(const BenignEntry& entry, const LogRecord& record, std::string_view exception_class = {});
+
+// P(X >= k) for X Poisson with mean `mean`.
+double PoissonTail(int k, double mean);
+
+class NoveltyDetector {
+ public:
+  // `catalog` must outlive *this. `reference`: the baseline given (--baseline), if any.
+  NoveltyDetector(const Catalog& catalog, std::optional<Baseline> reference, NoveltyOptions options = {});
+
+  // Whether a record is one the detector looks at, catalog hits aside.
+  static bool Notable(const LogRecord& record) {
+    return record.level >= Level::kWarn || record.text.size() > record.message_length;
+  }
+  // `catalog_hit`: a curated pattern matched the record. Appends hits on learned patterns.
+  void Observe(const LogRecord& record, bool catalog_hit, std::vector<PatternHit>* hits);
+  // Event time the inputs ran through (every record, quiet ones too).
+  void Cover(TimePoint time) { learned_.Cover(time); }
+
+  // Whether alerts of learned rules may be more than info: a baseline was given, or the run
+  // has learned at least `maturity` of history.
+  bool Mature() const;
+  const Baseline& learned() const { return learned_; }
+  // Switches to a reloaded catalog (its learned patterns and benign list); `catalog` must
+  // outlive *this. What was learned stays.
+  void SetCatalog(const Catalog& catalog);
+  // What an earlier run learned (watch's state): it goes on from there.
+  void RestoreLearned(Baseline learned) { learned_ = std::move(learned); }
+  const NoveltyStats& stats() const { return stats_; }
+
+ private:
+  struct Known {
+    bool known = false;
+    std::string seen;  // "never" or "3.2 per day"
+  };
+  // Whether `key` is among a cluster's `items` (templates or exception classes) in the
+  // baseline given, or in what this run learned more than novel_for ago.
+  template <typename Stats>
+  Known Lookup(std::unordered_map<std::string, Stats> ClusterBaseline::*items, std::string_view cluster,
+               const std::string& key, TimePoint now) const;
+  bool Benign(const LogRecord& record, std::string_view exception_class) const;
+  // ES's Node logger says when a node starts and stops (the catalog's es.node.lifecycle
+  // makes those lines reach the detector past the quiet lane).
+  void NoteLifecycle(const LogRecord& record);
+  bool InLifecycle(const LogRecord& record) const;
+  void ObserveException(const LogRecord& record, const std::string& name, const std::string& text,
+                        const std::string& seen, std::vector<PatternHit>* hits);
+  void ObserveSurge(const LogRecord& record, const std::string& key, const std::string& text,
+                    std::vector<PatternHit>* hits);
+
+  const Catalog* catalog_;
+  std::optional<Baseline> reference_;
+  Baseline learned_;
+  NoveltyOptions options_;
+  int exception_seen_ = -1;  // pattern indexes; -1 when the catalog lacks the pattern
+  int exception_repeated_ = -1;
+  int template_seen_ = -1;
+  int surge_seen_ = -1;
+  // One record's place in a window: the same record read twice (a shipper's retry) counts once.
+  struct Sighting {
+    TimePoint time;
+    uint64_t record = 0;  // hash of the record's node and text
+    std::string node;
+  };
+  using Window = std::deque<Sighting>;
+  // Adds a sighting unless the window has it, drops those before `window` of it; false when
+  // it was there.
+  static bool AddSighting(Window* window, Sighting sighting, Duration span);
+  // Drops the stalest windows when more than max_tracked are kept.
+  void Bound(std::map<std::pair<std::string, std::string>, Window>* windows, TimePoint now);
+  // (cluster, class) -> recent sightings.
+  std::map<std::pair<std::string, std::string>, Window> sightings_;
+  // (node, template key) -> recent sightings, for surges.
+  std::map<std::pair<std::string, std::string>, Window> rates_;
+  std::unordered_map<std::string, TimePoint> lifecycle_until_;  // node -> end of its start or stop
+  NoveltyStats stats_;
+};
+
+}  // namespace foreshock

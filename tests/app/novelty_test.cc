@@ -1,0 +1,275 @@
+// Unknown precursors end to end, on the built binary: `baseline build/merge/show`, and
+// `--baseline` on scan and replay, `watch --state-dir` learning as it runs. The seed
+// incident's warning still comes without its catalog pattern; quiet days, the ordinary
+// samples and real logs of others raise no novelty warning; the novel-exception scenario's
+// outage is announced through novelty.
+
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "base/timestamp_parser.h"
+#include "testing/subprocess.h"
+#include "testing/temp_dir.h"
+#include "testing/test_paths.h"
+
+namespace foreshock {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+using testing::RunForeshock;
+
+std::string Sample(const std::string& path) { return std::string(testing::kSamplesDir) + "/" + path; }
+
+std::vector<nlohmann::json> Alerts(const std::string& out) {
+  std::vector<nlohmann::json> alerts;
+  std::istringstream lines(out);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (!line.empty()) alerts.push_back(nlohmann::json::parse(line));
+  }
+  return alerts;
+}
+
+bool Learned(const nlohmann::json& alert) { return alert["rule"]["id"].get<std::string>().starts_with("foreshock.novel."); }
+int SeverityOf(const nlohmann::json& alert) { return alert["event"]["severity"].get<int>(); }
+TimePoint TimeOf(const nlohmann::json& alert) {
+  return ParseTimestamp(alert["@timestamp"].get<std::string>(), TimeZone::Utc())->time;
+}
+
+std::vector<std::string> Files(const std::string& folder) {
+  std::vector<std::string> files;
+  for (const auto& entry : fs::directory_iterator(folder)) {
+    const std::string name = entry.path().filename().string();
+    if (name.ends_with(".json") || name.ends_with(".log") || name.ends_with(".ndjson") || name.starts_with("gc.log")) {
+      files.push_back(entry.path().string());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// The middle of the inputs' event times, as `match --show --json` reads them.
+std::string MiddleTime(const std::vector<std::string>& files) {
+  std::vector<std::string> args = {"match", "--show", "--json"};
+  args.insert(args.end(), files.begin(), files.end());
+  const auto shown = RunForeshock(args);
+  std::vector<std::string> stamps;
+  for (const nlohmann::json& record : Alerts(shown.out)) {
+    if (record.contains("@timestamp")) stamps.push_back(record["@timestamp"]);
+  }
+  std::sort(stamps.begin(), stamps.end());
+  return stamps.empty() ? "" : stamps[stamps.size() / 2];
+}
+
+// A catalog file that takes the seed's scroll-context pattern away: its regex matches no log.
+std::string WithoutTheScrollPattern(const testing::TempDir& dir) {
+  return dir.Write("no-scroll.yaml", R"(patterns:
+  - id: es.search.scroll_context_limit
+    title: taken away for the test
+    category: search
+    regex: 'no log says this (?P<max_scroll_contexts>\d+) xyzzy'
+    fields: {max_scroll_contexts: integer}
+    examples: {match: ['no log says this 5 xyzzy'], no_match: ['x']}
+)");
+}
+
+TEST(NoveltyTest, WithoutItsPatternTheSeedsScrollWarningStillComesThroughNovelty) {
+  testing::TempDir dir;
+  const std::string baseline = dir.path() + "/seed-before-0250.json";
+  const auto built = RunForeshock({"baseline", "build", "--output", baseline, "--from", "2026-11-29T01:30:00Z", "--to",
+                                   "2026-11-29T02:50:00Z", Sample("seed-incident")});
+  ASSERT_EQ(built.exit_code, 0) << built.err;
+  EXPECT_NE(built.err.find("1h19m of logs"), std::string::npos) << built.err;
+  const std::string no_scroll = WithoutTheScrollPattern(dir);
+  std::vector<std::string> scan = {"scan", "--catalog", no_scroll, "--baseline", baseline};
+  for (const std::string& file : Files(Sample("seed-incident"))) scan.push_back(file);
+  const auto result = RunForeshock(scan);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const TimePoint logged = ParseTimestamp("2026-11-29T02:54:11.482Z", TimeZone::Utc())->time;
+  std::optional<TimePoint> warned;
+  for (const nlohmann::json& alert : Alerts(result.out)) {
+    EXPECT_NE(alert["rule"]["id"], "es.chain.scroll_leak") << "the pattern is gone: " << alert.dump();
+    if (!Learned(alert) || SeverityOf(alert) < 2 || alert["event"]["action"] == "resolved") continue;
+    EXPECT_EQ(alert["elasticsearch"]["node"]["name"], "order-events-node-2");
+    EXPECT_EQ(alert["foreshock"]["fields"]["exception_class"], "TooManyScrollContextsException");
+    EXPECT_EQ(alert["foreshock"]["fields"]["baseline_seen"], "never");
+    EXPECT_EQ(alert["rule"]["origin"], "learned");
+    if (!warned) warned = TimeOf(alert);
+  }
+  ASSERT_TRUE(warned.has_value()) << result.out;
+  EXPECT_GE(*warned, logged);
+  EXPECT_LE(*warned - logged, std::chrono::seconds(60));
+  // Without --baseline, scan looks for no unknown precursor: the warning is gone with the pattern.
+  scan.erase(scan.begin() + 3, scan.begin() + 5);
+  for (const nlohmann::json& alert : Alerts(RunForeshock(scan).out)) EXPECT_FALSE(Learned(alert)) << alert.dump();
+}
+
+// A baseline learned from the first half of a log, then the whole log scanned with it: an
+// ordinary day's warnings are known; nothing new is raised at warning.
+void ExpectNoNoveltyWarning(const std::vector<std::string>& files, const std::string& what) {
+  testing::TempDir dir;
+  const std::string middle = MiddleTime(files);
+  ASSERT_FALSE(middle.empty()) << what;
+  std::vector<std::string> build = {"baseline", "build", "--output", dir.path() + "/b.json", "--to", middle};
+  build.insert(build.end(), files.begin(), files.end());
+  const auto built = RunForeshock(build);
+  ASSERT_EQ(built.exit_code, 0) << what << ": " << built.err;
+  std::vector<std::string> scan = {"scan", "--baseline", dir.path() + "/b.json"};
+  scan.insert(scan.end(), files.begin(), files.end());
+  const auto result = RunForeshock(scan);
+  ASSERT_EQ(result.exit_code, 0) << what << ": " << result.err;
+  for (const nlohmann::json& alert : Alerts(result.out)) {
+    if (Learned(alert)) {
+      EXPECT_LT(SeverityOf(alert), 2) << what << ": " << alert.dump();
+    }
+  }
+}
+
+TEST(NoveltyTest, QuietDaysAndOrdinarySamplesRaiseNoNoveltyWarning) {
+  ExpectNoNoveltyWarning(Files(Sample("scenarios/quiet-day")), "quiet-day");
+  ExpectNoNoveltyWarning(Files(Sample("gc-log/es-data-1")), "gc-log");
+  for (const std::string& file : Files(Sample("formats"))) ExpectNoNoveltyWarning({file}, file);
+  // The novel-exception scenario's first day is an ordinary day with ordinary warnings.
+  std::vector<std::string> day_one;
+  testing::TempDir dir;
+  for (const std::string& file : Files(Sample("scenarios/novel-exception"))) {
+    std::istringstream lines(testing::ReadFile(file));
+    std::string line, kept;
+    while (std::getline(lines, line)) {
+      if (line.find("\"@timestamp\":\"2026-11-28") != std::string::npos) kept += line + "\n";
+    }
+    day_one.push_back(dir.Write(fs::path(file).filename().string(), kept));
+  }
+  ExpectNoNoveltyWarning(day_one, "novel-exception day one");
+}
+
+TEST(NoveltyTest, RealLogsOfOthersRaiseNoNoveltyWarningOnAnOrdinaryDay) {
+  const fs::path corpus = testing::kCorpusDir;
+  if (!fs::is_directory(corpus)) GTEST_SKIP() << "no shared corpus at " << corpus;
+  for (const char* name : {"es8-ecs-beats-server.json", "es8-ecs-beats-server-mixed-with-deprecation.json",
+                           "es8-ecs-beats-deprecation.json", "es7-json-beats-server.json", "es6-plain-beats-server-6.2.4.log",
+                           "es6-plain-beats-deprecation.log", "es6-plain-beats-slowlog.log", "es7-json-beats-search-slowlog.json",
+                           "es8-ecs-beats-search-slowlog.json", "es8-ecs-beats-indexing-slowlog.json", "jdk8-gc-beats.log"}) {
+    ExpectNoNoveltyWarning({(corpus / name).string()}, name);
+  }
+}
+
+TEST(NoveltyTest, TheNovelExceptionScenarioIsAnnouncedBeforeTheIndexTurnsRed) {
+  testing::TempDir dir;
+  const std::vector<std::string> files = Files(Sample("scenarios/novel-exception"));
+  std::vector<std::string> build = {"baseline", "build", "-o", dir.path() + "/day1.json", "--to", "2026-11-29T00:00:00Z"};
+  build.insert(build.end(), files.begin(), files.end());
+  ASSERT_EQ(RunForeshock(build).exit_code, 0);
+  std::vector<std::string> replay = {"replay", "--baseline", dir.path() + "/day1.json", "--from", "2026-11-29T00:00:00Z"};
+  replay.insert(replay.end(), files.begin(), files.end());
+  const auto result = RunForeshock(replay);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  std::optional<TimePoint> warned, red;
+  for (const nlohmann::json& alert : Alerts(result.out)) {
+    const std::string rule = alert["rule"]["id"];
+    EXPECT_NE(rule, "es.chain.fd_exhaustion") << "a corrupt shard is not a file-descriptor story";
+    if (rule == "es.cluster.health_red" && alert["event"]["action"] == "firing") red = TimeOf(alert);
+    if (!Learned(alert) || alert["event"]["action"] == "resolved") continue;
+    // Nothing of the ordinary day two, only the corruption.
+    EXPECT_EQ(alert["foreshock"]["fields"]["exception_class"], "CorruptIndexException") << alert.dump();
+    if (SeverityOf(alert) >= 2 && !warned) {
+      warned = TimeOf(alert);
+      EXPECT_EQ(alert["elasticsearch"]["node"]["name"], "es-data-2");
+    }
+  }
+  ASSERT_TRUE(warned && red) << result.out;
+  EXPECT_GE(*red - *warned, std::chrono::minutes(5)) << "lead time";
+}
+
+TEST(NoveltyTest, BaselinesMergeAcrossDaysAndShowWhatTheyHold) {
+  testing::TempDir dir;
+  const std::vector<std::string> files = Files(Sample("scenarios/novel-exception"));
+  auto build = [&](const std::string& name, const char* from, const char* to) {
+    std::vector<std::string> args = {"baseline", "build", "-o", dir.path() + "/" + name, "--from", from, "--to", to};
+    args.insert(args.end(), files.begin(), files.end());
+    const auto result = RunForeshock(args);
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+  };
+  build("am.json", "2026-11-28T00:00:00Z", "2026-11-28T12:00:00Z");
+  build("pm.json", "2026-11-28T12:00:00Z", "2026-11-29T00:00:00Z");
+  build("day.json", "2026-11-28T00:00:00Z", "2026-11-29T00:00:00Z");
+  const auto merged = RunForeshock({"baseline", "merge", "-o", dir.path() + "/merged.json", dir.path() + "/am.json",
+                                    dir.path() + "/pm.json"});
+  ASSERT_EQ(merged.exit_code, 0) << merged.err;
+  auto counts = [&](const std::string& name) {
+    const nlohmann::json json = nlohmann::json::parse(testing::ReadFile(dir.path() + "/" + name));
+    std::map<std::string, uint64_t> by;
+    for (const auto& t : json["clusters"][0]["templates"]) by[t["logger"].get<std::string>() + t["template"].get<std::string>()] = t["count"];
+    for (const auto& e : json["clusters"][0]["exceptions"]) by[e["class"]] = e["count"];
+    return by;
+  };
+  EXPECT_EQ(counts("merged.json"), counts("day.json"));
+  const auto shown = RunForeshock({"baseline", "show", dir.path() + "/merged.json"});
+  ASSERT_EQ(shown.exit_code, 0);
+  EXPECT_NE(shown.out.find("cluster prod: 3 nodes"), std::string::npos) << shown.out;
+  EXPECT_NE(shown.out.find("exception IndexNotFoundException"), std::string::npos) << shown.out;
+  EXPECT_NE(shown.out.find("org.elasticsearch.transport.TcpTransport: exception caught on transport layer [<*>"),
+            std::string::npos)
+      << shown.out;
+  // A damaged baseline is refused with what is wrong, not used half.
+  dir.Write("broken.json", R"({"format":"foreshock-baseline","version":1,"clusters":[{"cluster":"p","exceptions":[{"class":"X","count":-1}]}]})");
+  const auto refused = RunForeshock({"scan", "--baseline", dir.path() + "/broken.json", files[0]});
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find("clusters[0].exceptions[0].count"), std::string::npos) << refused.err;
+}
+
+// watch --state-dir learns from scratch: what it has not seen for a day is info, and what it
+// learned is kept in baseline.json across a restart.
+TEST(NoveltyTest, WatchLearnsAsItRunsWarnsOnlyAtInfoBeforeADayAndKeepsWhatItLearned) {
+  testing::TempDir dir;
+  const std::string log = dir.path() + "/es-data-2.json";
+  const std::string state = dir.path() + "/state";
+  const std::string out = dir.path() + "/out", err = dir.path() + "/err";
+  const std::vector<std::string> files = Files(Sample("scenarios/novel-exception"));
+  std::string day2;
+  {
+    std::istringstream lines(testing::ReadFile(Sample("scenarios/novel-exception/es-data-2.json")));
+    std::string line;
+    while (std::getline(lines, line)) {
+      if (line.find("\"@timestamp\":\"2026-11-29T14:0") != std::string::npos) day2 += line + "\n";
+    }
+  }
+  ASSERT_FALSE(day2.empty());
+  dir.Write("es-data-2.json", day2);
+  pid_t pid = testing::StartForeshock({"watch", "--from", "beginning", "--state-dir", state, log}, out, err);
+  ASSERT_TRUE(testing::WaitFor([&] { return testing::ReadFileIfExists(out).find("CorruptIndexException") != std::string::npos; },
+                               20s))
+      << testing::ReadFileIfExists(err);
+  std::this_thread::sleep_for(500ms);
+  ASSERT_EQ(testing::StopProcess(pid, SIGTERM), 0);
+  int capped = 0;  // the repeats would have warned: they say why they do not
+  for (const nlohmann::json& alert : Alerts(testing::ReadFile(out))) {
+    if (!Learned(alert)) continue;
+    EXPECT_EQ(SeverityOf(alert), 1) << "less than a day learned: " << alert.dump();
+    if (alert["message"].get<std::string>().find("info while learning") != std::string::npos) ++capped;
+  }
+  EXPECT_GE(capped, 1);
+  const nlohmann::json learned = nlohmann::json::parse(testing::ReadFile(state + "/baseline.json"));
+  bool kept = false;
+  for (const auto& e : learned["clusters"][0]["exceptions"]) kept = kept || e["class"] == "CorruptIndexException";
+  EXPECT_TRUE(kept) << learned.dump(1);
+  // --no-novelty: nothing learned is raised.
+  testing::TempDir quiet;
+  const std::string quiet_log = quiet.Write("es-data-2.json", day2);
+  const std::string quiet_out = quiet.path() + "/out";
+  pid = testing::StartForeshock({"watch", "--from", "beginning", "--state-dir", quiet.path() + "/state", "--no-novelty", quiet_log},
+                                quiet_out, quiet.path() + "/err");
+  std::this_thread::sleep_for(2s);
+  ASSERT_EQ(testing::StopProcess(pid, SIGTERM), 0);
+  for (const nlohmann::json& alert : Alerts(testing::ReadFileIfExists(quiet_out))) EXPECT_FALSE(Learned(alert));
+  EXPECT_FALSE(fs::exists(quiet.path() + "/state/baseline.json"));
+}
+
+}  // namespace
+}  // namespace foreshock

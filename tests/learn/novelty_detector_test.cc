@@ -1,0 +1,221 @@
+#include "learn/novelty_detector.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "base/timestamp_parser.h"
+#include "catalog/catalog_loader.h"
+#include "learn/message_template.h"
+#include "testing/test_paths.h"
+
+namespace foreshock {
+namespace {
+
+TimePoint At(const char* stamp) { return ParseTimestamp(stamp, TimeZone::Utc())->time; }
+
+std::unique_ptr<const Catalog> ShippedCatalog() {
+  LoadReport report;
+  auto catalog = LoadCatalog({{testing::kPatternsDir, CatalogSource::Layer::kBuiltin}}, &report);
+  EXPECT_NE(catalog, nullptr);
+  return catalog;
+}
+
+LogRecord Record(TimePoint time, Level level, const std::string& node, const std::string& message,
+                 const std::string& exception = "", const std::string& logger = "o.e.a.s.TransportSearchAction") {
+  LogRecord record;
+  record.time = time;
+  record.has_time = true;
+  record.level = level;
+  record.node = node;
+  record.cluster = "prod";
+  record.logger = logger;
+  record.text = message;
+  record.message_length = message.size();
+  if (!exception.empty()) record.text += "\n" + exception;
+  return record;
+}
+
+class NoveltyDetectorTest : public ::testing::Test {
+ protected:
+  NoveltyDetectorTest() : catalog_(ShippedCatalog()) {}
+
+  // A baseline of a day that knows IndexNotFoundException and one warning template.
+  static Baseline DayBaseline(uint64_t template_count = 24) {
+    Baseline baseline;
+    const std::vector<std::string> classes = {"IndexNotFoundException"};
+    const std::string text = TemplateOf("disk [x] is slow");
+    for (uint64_t i = 0; i < template_count; ++i) {
+      baseline.Learn({"prod", "n1", At("2026-11-28T00:00:00Z") + std::chrono::seconds(86400 * i / template_count),
+                      Level::kWarn, "o.e.x.Disk", "disk [x] is slow", &text, nullptr});
+    }
+    baseline.Learn({"prod", "n1", At("2026-11-28T12:00:00Z"), Level::kDebug, "rest.suppressed", "path: /x", nullptr,
+                    &classes});
+    for (int hour = 0; hour <= 24; ++hour) baseline.Cover(At("2026-11-28T00:00:00Z") + std::chrono::hours(hour));
+    return baseline;
+  }
+
+  std::vector<PatternHit> Observe(NoveltyDetector* detector, const LogRecord& record, bool catalog_hit = false) {
+    std::vector<PatternHit> hits;
+    detector->Observe(record, catalog_hit, &hits);
+    return hits;
+  }
+  std::string PatternOf(const PatternHit& hit) const { return catalog_->patterns()[hit.pattern].id; }
+
+  std::unique_ptr<const Catalog> catalog_;
+};
+
+TEST_F(NoveltyDetectorTest, ANewExceptionIsSeenOnceThenRepeatedAtThreeOrAtErrorOrOnASecondNode) {
+  NoveltyDetector detector(*catalog_, DayBaseline());
+  const TimePoint t0 = At("2026-11-29T02:54:11Z");
+  const std::string trace =
+      "org.elasticsearch.action.search.SearchPhaseExecutionException: all shards failed\n"
+      "\tat org.elasticsearch.action.search.AbstractSearchAsyncAction.onPhaseFailure(X.java:1)\n"
+      "Caused by: org.elasticsearch.search.TooManyScrollContextsException: Trying to create too many scroll contexts";
+  auto hits = Observe(&detector, Record(t0, Level::kWarn, "n2", "path: /orders/_search, status: 429", trace));
+  ASSERT_EQ(hits.size(), 1u);
+  EXPECT_EQ(PatternOf(hits[0]), "foreshock.novel.exception_seen");
+  // The innermost new class, quoted from its Caused by: line.
+  EXPECT_EQ(hits[0].Find("exception_class")->text, "TooManyScrollContextsException");
+  EXPECT_EQ(hits[0].Find("baseline_seen")->text, "never");
+  EXPECT_EQ(hits[0].Find("template")->text, "path: <*>, status: <*>");
+  const LogRecord first = Record(t0, Level::kWarn, "n2", "path: /orders/_search, status: 429", trace);
+  EXPECT_TRUE(std::string_view(first.text).substr(hits[0].match_begin).starts_with("Caused by: "));
+
+  EXPECT_EQ(PatternOf(Observe(&detector, Record(t0 + std::chrono::seconds(4), Level::kWarn, "n2", "m", trace))[0]),
+            "foreshock.novel.exception_seen");
+  hits = Observe(&detector, Record(t0 + std::chrono::seconds(9), Level::kWarn, "n2", "m", trace));
+  EXPECT_EQ(PatternOf(hits[0]), "foreshock.novel.exception_repeated");
+  EXPECT_EQ(hits[0].Find("sightings")->number, 3);
+
+  // At ERROR: at once.
+  hits = Observe(&detector, Record(t0, Level::kError, "n1", "boom", "java.lang.IllegalStateException: boom"));
+  EXPECT_EQ(PatternOf(hits[0]), "foreshock.novel.exception_repeated");
+  // On a second node within the window.
+  const std::string other = "org.x.ShardLockObtainFailedException: locked";
+  EXPECT_EQ(PatternOf(Observe(&detector, Record(t0, Level::kWarn, "n1", "m", other))[0]), "foreshock.novel.exception_seen");
+  hits = Observe(&detector, Record(t0 + std::chrono::minutes(2), Level::kWarn, "n3", "m", other));
+  EXPECT_EQ(PatternOf(hits[0]), "foreshock.novel.exception_repeated");
+  EXPECT_EQ(hits[0].Find("nodes_seen")->number, 2);
+  // Ten minutes apart: a sighting again, not a repeat.
+  EXPECT_EQ(PatternOf(Observe(&detector, Record(t0 + std::chrono::minutes(30), Level::kWarn, "n1", "m", other))[0]),
+            "foreshock.novel.exception_seen");
+}
+
+TEST_F(NoveltyDetectorTest, TheSameRecordReadTwiceIsOneSighting) {
+  NoveltyDetector detector(*catalog_, DayBaseline());
+  const TimePoint t0 = At("2026-11-29T02:00:00Z");
+  const LogRecord record = Record(t0, Level::kWarn, "n1", "m", "org.x.NewException: y");
+  EXPECT_EQ(PatternOf(Observe(&detector, record)[0]), "foreshock.novel.exception_seen");
+  EXPECT_TRUE(Observe(&detector, record).empty());  // a shipper's retry
+  EXPECT_EQ(PatternOf(Observe(&detector, Record(t0 + std::chrono::seconds(1), Level::kWarn, "n1", "m", "org.x.NewException: y"))[0]),
+            "foreshock.novel.exception_seen");
+  EXPECT_EQ(PatternOf(Observe(&detector, Record(t0 + std::chrono::seconds(2), Level::kWarn, "n1", "m", "org.x.NewException: y"))[0]),
+            "foreshock.novel.exception_repeated");
+}
+
+TEST_F(NoveltyDetectorTest, KnownClassesCatalogHitsAndOrdinaryRecordsAreLeftAlone) {
+  NoveltyDetector detector(*catalog_, DayBaseline());
+  const TimePoint t0 = At("2026-11-29T02:00:00Z");
+  // Known to the baseline, at DEBUG through rest.suppressed.
+  EXPECT_TRUE(Observe(&detector, Record(t0, Level::kDebug, "n1", "path: /x", "org.x.IndexNotFoundException: no such index"))
+                  .empty());
+  // A curated pattern matched it: the catalog tells its story.
+  EXPECT_TRUE(Observe(&detector, Record(t0, Level::kWarn, "n1", "m", "org.x.BrandNewException: x"), true).empty());
+  // INFO without an exception is not looked at.
+  EXPECT_TRUE(Observe(&detector, Record(t0, Level::kInfo, "n1", "something never said before")).empty());
+  // A new class at DEBUG (rest.suppressed) is news.
+  EXPECT_EQ(Observe(&detector, Record(t0, Level::kDebug, "n1", "path: /y", "org.x.SecondNewException: y")).size(), 1u);
+  EXPECT_EQ(detector.stats().examined, 2u);
+}
+
+TEST_F(NoveltyDetectorTest, BenignEntriesAndANodeStartingOrStoppingAreNoNews) {
+  NoveltyDetector detector(*catalog_, DayBaseline());
+  const TimePoint t0 = At("2026-11-29T02:00:00Z");
+  // The shipped benign list: deprecation warnings.
+  EXPECT_TRUE(Observe(&detector, Record(t0, Level::kWarn, "n1", "Field parameter [precision] is deprecated", "",
+                                        "org.elasticsearch.deprecation.index.mapper.LegacyGeoShapeFieldMapper"))
+                  .empty());
+  EXPECT_EQ(detector.stats().benign, 1u);
+  // A node starting: its warnings for five minutes after "initializing ..." are not news.
+  EXPECT_TRUE(Observe(&detector, Record(t0, Level::kInfo, "n4", "initializing ...", "", "o.e.n.Node")).empty());
+  EXPECT_TRUE(Observe(&detector, Record(t0 + std::chrono::seconds(20), Level::kWarn, "n4", "failed to connect to master [x]",
+                                        "org.x.ConnectTransportException: refused"))
+                  .empty());
+  EXPECT_TRUE(Observe(&detector, Record(t0 + std::chrono::minutes(4), Level::kWarn, "n4", "failed to connect to master [y]",
+                                        "org.x.ConnectTransportException: refused"))
+                  .empty());
+  EXPECT_EQ(detector.stats().lifecycle, 2u);
+  // Long after it started, the same warning is news (on another node too).
+  EXPECT_EQ(Observe(&detector, Record(t0 + std::chrono::minutes(30), Level::kWarn, "n4", "failed to connect to master [x]",
+                                      "org.x.ConnectTransportException: refused"))
+                .size(),
+            1u);
+}
+
+TEST_F(NoveltyDetectorTest, ANewWarningTemplateIsSeenAndAKnownOneIsNot) {
+  NoveltyDetector detector(*catalog_, DayBaseline());
+  const TimePoint t0 = At("2026-11-29T02:00:00Z");
+  EXPECT_TRUE(Observe(&detector, Record(t0, Level::kWarn, "n1", "disk [y] is slow", "", "o.e.x.Disk")).empty());
+  const auto hits = Observe(&detector, Record(t0, Level::kWarn, "n1", "translog [7] fsync took [12s]", "", "o.e.x.Disk"));
+  ASSERT_EQ(hits.size(), 1u);
+  EXPECT_EQ(PatternOf(hits[0]), "foreshock.novel.template_seen");
+  EXPECT_EQ(hits[0].Find("template")->text, "translog [<*>] fsync took [<*>]");
+  // The same template from the same logger has the same id, whatever the values.
+  const auto again = Observe(&detector, Record(t0, Level::kWarn, "n2", "translog [9] fsync took [3s]", "", "o.e.x.Disk"));
+  EXPECT_EQ(again[0].Find("template_id")->text, hits[0].Find("template_id")->text);
+}
+
+TEST_F(NoveltyDetectorTest, ASurgeIsACountTheBaselineRateMakesImprobable) {
+  // 24 a day on n1: 0.17 expected in 10 minutes (one added for caution).
+  NoveltyDetector detector(*catalog_, DayBaseline(24));
+  const TimePoint t0 = At("2026-11-29T02:00:00Z");
+  int surges = 0;
+  int first_surge_at = 0;
+  for (int i = 1; i <= 12; ++i) {
+    const auto hits = Observe(&detector, Record(t0 + std::chrono::seconds(30 * i), Level::kWarn, "n1", "disk [y] is slow", "",
+                                                "o.e.x.Disk"));
+    if (!hits.empty() && PatternOf(hits[0]) == "foreshock.novel.surge_seen") {
+      if (surges++ == 0) first_surge_at = i;
+    }
+  }
+  EXPECT_EQ(first_surge_at, 10);  // surge_min, and far beyond chance
+  EXPECT_EQ(surges, 3);
+  // The same count against a busy template's rate is nothing.
+  NoveltyDetector busy(*catalog_, DayBaseline(20000));
+  for (int i = 1; i <= 150; ++i) {
+    EXPECT_TRUE(Observe(&busy, Record(t0 + std::chrono::seconds(4 * i), Level::kWarn, "n1", "disk [y] is slow", "",
+                                      "o.e.x.Disk"))
+                    .empty());
+  }
+}
+
+TEST_F(NoveltyDetectorTest, WhatARunLearnsIsNewForADayThenNormalAndWarningsWaitForADayOfHistory) {
+  NoveltyDetector detector(*catalog_, std::nullopt);
+  const TimePoint t0 = At("2026-11-29T00:00:00Z");
+  EXPECT_FALSE(detector.Mature());
+  const std::string trace = "org.x.FlakyException: flake";
+  EXPECT_EQ(Observe(&detector, Record(t0, Level::kWarn, "n1", "m", trace)).size(), 1u);
+  EXPECT_EQ(Observe(&detector, Record(t0 + std::chrono::hours(23), Level::kWarn, "n1", "m", trace)).size(), 1u);
+  for (int hour = 0; hour <= 25; ++hour) detector.Cover(t0 + std::chrono::hours(hour));
+  EXPECT_TRUE(detector.Mature());
+  EXPECT_TRUE(Observe(&detector, Record(t0 + std::chrono::hours(25), Level::kWarn, "n1", "m", trace)).empty());
+  // What it learned can be saved and restored: a restarted run knows it.
+  NoveltyDetector restarted(*catalog_, std::nullopt);
+  restarted.RestoreLearned(detector.learned());
+  EXPECT_TRUE(restarted.Mature());
+  EXPECT_TRUE(Observe(&restarted, Record(t0 + std::chrono::hours(26), Level::kWarn, "n1", "m", trace)).empty());
+}
+
+TEST(PoissonTailTest, MatchesTheDistribution) {
+  EXPECT_DOUBLE_EQ(PoissonTail(0, 3.0), 1.0);
+  EXPECT_NEAR(PoissonTail(1, 1.0), 1 - std::exp(-1.0), 1e-12);
+  EXPECT_NEAR(PoissonTail(2, 2.0), 1 - std::exp(-2.0) * 3, 1e-12);
+  EXPECT_LT(PoissonTail(10, 0.17), 1e-13);
+  EXPECT_GT(PoissonTail(80, 69.4), 0.05);
+  EXPECT_NEAR(PoissonTail(1000, 1000), 0.5, 0.02);
+  EXPECT_EQ(PoissonTail(3, 0), 0.0);
+}
+
+}  // namespace
+}  // namespace foreshock
