@@ -70,11 +70,14 @@ Result<std::unique_ptr<NoveltyDetector>> NoveltyFromOptions(const CommonOptions&
 
 void LogNoveltySummary(const NoveltyDetector& novelty) {
   const NoveltyStats& stats = novelty.stats();
+  uint64_t evicted = 0;
+  for (const auto& [name, cluster] : novelty.learned().clusters()) evicted += cluster.evicted;
   spdlog::info("novelty: {} no pattern matched looked at ({} benign, {} while a node started or stopped); "
-               "{}, {}, {}",
+               "{}, {}, {}; {} learned templates dropped to stay within the bound",
                Counted(stats.examined, "record", "records"), stats.benign, stats.lifecycle,
                Counted(stats.novel_exceptions, "new exception", "new exceptions"),
-               Counted(stats.novel_templates, "new warning", "new warnings"), Counted(stats.surges, "surge", "surges"));
+               Counted(stats.novel_templates, "new warning", "new warnings"), Counted(stats.surges, "surge", "surges"),
+               evicted);
 }
 
 Status ApplyClockOptions(const CommonOptions& options, CorrelatorOptions* correlator) {

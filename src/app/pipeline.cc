@@ -175,7 +175,6 @@ Status Pipeline::Process(const LogRecord& record, bool live) {
   ++summary_.records;
   hits_.clear();
   matcher_->Match(record, &hits_);
-  if (novelty_ != nullptr) novelty_->Observe(record, !hits_.empty(), &hits_);
   if (clock_.Accept(record, !hits_.empty(), live)) return Correlate(record, &hits_, live);
   timed_.clear();
   clock_.Hold(record, hits_, live, &timed_);
@@ -207,6 +206,8 @@ void Pipeline::ReportAnomaly(const LogRecord& record) {
 
 Status Pipeline::Correlate(const LogRecord& record, std::vector<PatternHit>* hits, bool live) {
   alerts_.clear();
+  // At the time the clock gave the record: a stray stamp moves no novelty window.
+  if (novelty_ != nullptr) novelty_->Observe(record, !hits->empty(), hits);
   if (hit_hook_ && !hits->empty()) hit_hook_(record, hits);
   summary_.hits += hits->size();
   for (const PatternHit& hit : *hits) ++pattern_hits_[static_cast<size_t>(hit.pattern)];

@@ -213,7 +213,11 @@ std::vector<std::string> ExceptionClassesIn(std::string_view text) {
       }
       size_t end = i;
       while (end < line.size() && IsNameChar(line[end])) ++end;
-      std::string name = ClassOf(line.substr(i, end - i));
+      size_t last = end;
+      while (last > i && line[last - 1] == '.') --last;
+      const char tail = line[last - 1];
+      // Only "...Exception", "...Error" and their snake forms end so: most words go here.
+      std::string name = tail == 'n' || tail == 'r' ? ClassOf(line.substr(i, end - i)) : std::string();
       i = end;
       if (!name.empty() && std::find(classes.begin(), classes.end(), name) == classes.end()) {
         classes.push_back(std::move(name));

@@ -93,17 +93,21 @@ NoveltyDetector::Known NoveltyDetector::Lookup(std::unordered_map<std::string, S
   if (reference_) {
     if (const ClusterBaseline* given = reference_->For(cluster)) {
       if (auto it = (given->*items).find(key); it != (given->*items).end()) {
-        return {true, PerDay(it->second.count, reference_->covered())};
+        return {true, it->second.count, reference_->covered()};
       }
     }
   }
   if (const ClusterBaseline* learned = learned_.For(cluster)) {
     const auto it = (learned->*items).find(key);
     if (it != (learned->*items).end() && it->second.first <= now - options_.novel_for) {
-      return {true, PerDay(it->second.count, learned_.covered())};
+      return {true, it->second.count, learned_.covered()};
     }
   }
-  return {false, "never"};
+  return {};
+}
+
+std::string NoveltyDetector::SeenText(const Known& known) {
+  return known.known ? PerDay(known.count, known.covered) : "never";
 }
 
 bool NoveltyDetector::Benign(const LogRecord& record, std::string_view exception_class) const {
@@ -140,10 +144,10 @@ bool NoveltyDetector::AddSighting(Window* window, Sighting sighting, Duration sp
     if (it->time == sighting.time && it->record == sighting.record) return false;
   }
   const TimePoint time = sighting.time;
+  while (!window->empty() && window->front().time < time - span) window->pop_front();
   window->insert(std::upper_bound(window->begin(), window->end(), time,
                                   [](TimePoint t, const Sighting& s) { return t < s.time; }),
                  std::move(sighting));
-  while (!window->empty() && window->front().time < window->back().time - span) window->pop_front();
   return true;
 }
 
@@ -179,7 +183,7 @@ void NoveltyDetector::Observe(const LogRecord& record, bool catalog_hit, std::ve
           hit.match_begin = 0;
           hit.match_end = record.message_length;
           hit.captures = {Text("template_id", TemplateId(key)), Text("template", text),
-                          Text("logger", record.logger), Text("baseline_seen", known.seen)};
+                          Text("logger", record.logger), Text("baseline_seen", SeenText(known))};
           hits->push_back(std::move(hit));
         } else if (known.known) {
           ObserveSurge(record, key, text, hits);

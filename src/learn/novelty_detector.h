@@ -96,10 +96,13 @@ class NoveltyDetector {
   const NoveltyStats& stats() const { return stats_; }
 
  private:
+  // Asked of every record looked at: the text for alerts (SeenText()) is made only for hits.
   struct Known {
     bool known = false;
-    std::string seen;  // "never" or "3.2 per day"
+    uint64_t count = 0;
+    Duration covered{0};  // of the baseline that knew it
   };
+  static std::string SeenText(const Known& known);  // "never" or "3.2 per day"
   // Whether `key` is among a cluster's `items` (templates or exception classes) in the
   // baseline given, or in what this run learned more than novel_for ago.
   template <typename Stats>

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "base/timestamp_parser.h"
+#include "testing/perturbation.h"
 #include "testing/subprocess.h"
 #include "testing/temp_dir.h"
 #include "testing/test_paths.h"
@@ -166,10 +167,18 @@ TEST(NoveltyTest, TheNovelExceptionScenarioIsAnnouncedBeforeTheIndexTurnsRed) {
   std::vector<std::string> build = {"baseline", "build", "-o", dir.path() + "/day1.json", "--to", "2026-11-29T00:00:00Z"};
   build.insert(build.end(), files.begin(), files.end());
   ASSERT_EQ(RunForeshock(build).exit_code, 0);
-  std::vector<std::string> replay = {"replay", "--baseline", dir.path() + "/day1.json", "--from", "2026-11-29T00:00:00Z"};
+  std::vector<std::string> replay = {"replay", "--baseline", dir.path() + "/day1.json", "--from", "2026-11-29T00:00:00Z",
+                                     "--report", dir.path() + "/report.html"};
   replay.insert(replay.end(), files.begin(), files.end());
   const auto result = RunForeshock(replay);
   ASSERT_EQ(result.exit_code, 0) << result.err;
+  // The report and the catalog's tools say which alerts were learned, not curated.
+  const std::string report = testing::ReadFile(dir.path() + "/report.html");
+  EXPECT_NE(report.find("foreshock.novel.exception <span class=\"learned\""), std::string::npos);
+  EXPECT_EQ(report.find("es.cluster.health_red <span class=\"learned\""), std::string::npos);
+  const auto listed = RunForeshock({"catalog", "list", "foreshock.novel"});
+  EXPECT_NE(listed.out.find("foreshock.novel.exception                novelty   sequence"), std::string::npos) << listed.out;
+  EXPECT_NE(listed.out.find("(learned, not curated)"), std::string::npos) << listed.out;
   std::optional<TimePoint> warned, red;
   for (const nlohmann::json& alert : Alerts(result.out)) {
     const std::string rule = alert["rule"]["id"];
@@ -185,6 +194,62 @@ TEST(NoveltyTest, TheNovelExceptionScenarioIsAnnouncedBeforeTheIndexTurnsRed) {
   }
   ASSERT_TRUE(warned && red) << result.out;
   EXPECT_GE(*red - *warned, std::chrono::minutes(5)) << "lead time";
+}
+
+// What each alert is, for comparing runs: time, rule, group, action, stage, severity.
+std::vector<std::string> Identities(const std::string& out) {
+  std::vector<std::string> identities;
+  for (const nlohmann::json& alert : Alerts(out)) {
+    identities.push_back(alert["@timestamp"].get<std::string>() + " " + alert["rule"]["id"].get<std::string>() + " " +
+                         alert["foreshock"]["group"].dump() + " " + alert["event"]["action"].get<std::string>() +
+                         " stage " + alert["foreshock"]["stage"].dump() + " severity " + alert["event"]["severity"].dump());
+  }
+  std::sort(identities.begin(), identities.end());
+  return identities;
+}
+
+// Junk before the first line, a stray stamp years off, records twice, neighbours swapped,
+// CRLF, rotated files, one merged stream on stdin: the novelty alerts (and the others) are
+// those of the clean logs.
+TEST(NoveltyTest, JunkStraysRepeatsSwapsAndRotationsDoNotChangeTheNoveltyAlerts) {
+  testing::TempDir dir;
+  const std::vector<std::string> files = Files(Sample("scenarios/novel-exception"));
+  std::vector<std::string> build = {"baseline", "build", "-o", dir.path() + "/day1.json", "--to", "2026-11-29T00:00:00Z"};
+  build.insert(build.end(), files.begin(), files.end());
+  ASSERT_EQ(RunForeshock(build).exit_code, 0);
+  std::vector<testing::LogFile> clean;
+  for (const std::string& file : files) {
+    std::string kept;
+    for (const testing::RawRecord& record : testing::SplitRecords(testing::ReadFile(file))) {
+      if (record.text.find("\"@timestamp\":\"2026-11-29T1") != std::string::npos) kept += record.text;
+    }
+    clean.push_back({fs::path(file).filename().string(), kept});
+  }
+  auto scan = [&](const std::vector<testing::LogFile>& logs, const std::string& name) {
+    const std::string folder = dir.path() + "/" + name;
+    fs::create_directories(folder);
+    std::vector<std::string> args = {"scan", "--baseline", dir.path() + "/day1.json"};
+    for (const testing::LogFile& log : logs) args.push_back(dir.Write(name + "/" + log.name, log.bytes));
+    const auto result = RunForeshock(args);
+    EXPECT_EQ(result.exit_code, 0) << name << ": " << result.err;
+    return Identities(result.out);
+  };
+  const std::vector<std::string> expected = scan(clean, "clean");
+  ASSERT_TRUE(std::any_of(expected.begin(), expected.end(), [](const std::string& a) {
+    return a.find("foreshock.novel.exception") != std::string::npos && a.find("severity 2") != std::string::npos;
+  })) << ::testing::PrintToString(expected);
+  std::mt19937 random(33);
+  int tried = 0;
+  for (const testing::Perturbation& perturbation : testing::Perturbations()) {
+    if (perturbation.for_streams_only || perturbation.expect_files != testing::Expectation::kSameAlerts) continue;
+    ++tried;
+    EXPECT_EQ(scan(perturbation.apply(clean, &random), perturbation.name), expected) << perturbation.name;
+  }
+  EXPECT_GE(tried, 8);
+  testing::ProcessOptions stdin_options;
+  stdin_options.stdin_data = testing::MergedByTime(clean);
+  const auto merged = RunForeshock({"scan", "--baseline", dir.path() + "/day1.json"}, stdin_options);
+  EXPECT_EQ(Identities(merged.out), expected) << "one merged stream on stdin";
 }
 
 TEST(NoveltyTest, BaselinesMergeAcrossDaysAndShowWhatTheyHold) {

@@ -91,6 +91,9 @@ TEST_F(QuietLaneTest, SamplesAndCorpusGiveTheSameRecordsAsFullDecoding) {
   for (const fs::path& file : files) {
     const std::string text = ReadFile(file);
     ExpectSameRecords(text, file.string());
+    // With novelty on, every WARN+ record and every one with exception text is whole.
+    EXPECT_EQ(testing::NotableDigest(text, matcher_.get(), 7, 4096), testing::NotableDigest(text, nullptr, 1, 1 << 20))
+        << file.string();
     uint64_t quiet = 0;
     RecordDigest(text, matcher_.get(), 1, 1 << 20, &quiet);
     quiet_records += quiet;

@@ -3,7 +3,9 @@
 // times, nodes and clusters) and the same counts with the shipped catalog's prefilter as
 // with every record decoded in full. The lane decides which lines skip the assembler, so a
 // wrong guess there would merge, split or drop records. Quiet runs at random bounds between
-// the records pass over exactly the records the lane would have handed out next.
+// the records pass over exactly the records the lane would have handed out next. With
+// novelty on (keep_notable), every WARN+ record and every one with exception text is handed
+// out whole, as full decoding gives it.
 
 #include <spdlog/spdlog.h>
 
@@ -36,6 +38,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string with_lane = testing::RecordDigest(text, matcher.get(), data[0], largest_read);
   if (with_lane != full) std::fprintf(stderr, "with the lane:\n%s\ndecoded in full:\n%s\n", with_lane.c_str(), full.c_str());
   FUZZ_CHECK(with_lane == full);
+  // With novelty on, the lane passes over no WARN+ record and none with exception text.
+  const std::string notable = testing::NotableDigest(text, matcher.get(), data[0], largest_read);
+  const std::string notable_full = testing::NotableDigest(text, nullptr, data[0], largest_read);
+  if (notable != notable_full) std::fprintf(stderr, "notable with the lane:\n%s\nin full:\n%s\n", notable.c_str(), notable_full.c_str());
+  FUZZ_CHECK(notable == notable_full);
   const std::string runs = testing::CheckQuietRuns(text, matcher.get(), data[0], largest_read);
   if (!runs.empty()) std::fprintf(stderr, "quiet runs: %s\n", runs.c_str());
   FUZZ_CHECK(runs.empty());

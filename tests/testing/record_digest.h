@@ -55,12 +55,33 @@ inline std::string StatsRow(const InputStats& stats) {
 }
 
 inline Result<std::unique_ptr<RecordReader>> ChunkedReader(const std::string& text, const Matcher* prefilter,
-                                                           uint32_t seed, size_t largest_read) {
+                                                           uint32_t seed, size_t largest_read, bool keep_notable = false) {
   RecordReaderOptions options;
   options.prefilter = prefilter;
+  options.keep_notable = keep_notable;
   options.max_line_bytes = 4096;
   options.default_node = "default";
   return RecordReader::Create(std::make_unique<ChunkedSource>(text, seed, largest_read), options);
+}
+
+// The records the novelty detector looks at (WARN and above, or with exception text), with
+// level and text, as a reader with novelty on hands them out (keep_notable): the quiet lane
+// must pass over none of them.
+inline std::string NotableDigest(const std::string& text, const Matcher* prefilter, uint32_t seed, size_t largest_read) {
+  auto reader = ChunkedReader(text, prefilter, seed, largest_read, /*keep_notable=*/true);
+  if (!reader.ok()) return reader.status().message();
+  std::ostringstream out;
+  LogRecord record;
+  while (true) {
+    auto next = (*reader)->Read(&record, std::chrono::milliseconds(0));
+    if (!next.ok()) return out.str() + next.status().message();
+    if (*next == RecordReader::Next::kEnd) break;
+    if (*next != RecordReader::Next::kRecord) continue;
+    if (record.level >= Level::kWarn || record.text.size() > record.message_length) {
+      out << RecordRow(record) << ' ' << LevelName(record.level) << ' ' << record.text << '\n';
+    }
+  }
+  return out.str();
 }
 
 // `prefilter` null: every record decoded in full. *quiet: records on the quiet lane.
