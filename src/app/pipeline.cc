@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "base/time.h"
+#include "decode/decoder_registry.h"
 
 namespace foreshock {
 namespace {
@@ -204,10 +205,41 @@ void Pipeline::ReportAnomaly(const LogRecord& record) {
                FormatDuration(options_.max_clock_jump), FormatTimestamp(record.time), more);
 }
 
-Status Pipeline::Correlate(const LogRecord& record, std::vector<PatternHit>* hits, bool live) {
+void Pipeline::DecodeDeferred(const LogRecord& record) {
+  auto& decoders = deferred_decoders_[record.format];
+  if (decoders == nullptr) decoders = std::move(DecoderSet::Create(record.format)).value();
+  std::string why;
+  std::string_view format;
+  DecodeOptions options;
+  options.one_line = true;
+  options.header_level = true;
+  decoders->Decode(record.raw, options, &deferred_, &why, &format);
+  // The header the reader read stands (time, node, cluster, place, clock); the full decode
+  // adds what the detector reads.
+  LogRecord decoded = std::move(deferred_);
+  deferred_ = record;
+  deferred_.level = decoded.level;
+  deferred_.logger = std::move(decoded.logger);
+  deferred_.dataset = std::move(decoded.dataset);
+  deferred_.text = std::move(decoded.text);
+  deferred_.message_length = decoded.message_length;
+}
+
+Status Pipeline::Correlate(const LogRecord& given, std::vector<PatternHit>* hits, bool live) {
   alerts_.clear();
-  // At the time the clock gave the record: a stray stamp moves no novelty window.
-  if (novelty_ != nullptr) novelty_->Observe(record, !hits->empty(), hits);
+  // At the time the clock gave the record: a stray stamp moves no novelty window. A record
+  // handed out by its shape is decoded only when the detector cannot settle it so.
+  const LogRecord* current = &given;
+  if (novelty_ != nullptr) {
+    if (given.shape == 0) {
+      novelty_->Observe(given, !hits->empty(), hits);
+    } else if (!novelty_->ObserveShape(given)) {
+      DecodeDeferred(given);
+      current = &deferred_;
+      novelty_->Observe(deferred_, !hits->empty(), hits);
+    }
+  }
+  const LogRecord& record = *current;
   if (hit_hook_ && !hits->empty()) hit_hook_(record, hits);
   summary_.hits += hits->size();
   for (const PatternHit& hit : *hits) ++pattern_hits_[static_cast<size_t>(hit.pattern)];

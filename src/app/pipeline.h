@@ -135,6 +135,8 @@ class Pipeline {
   TimePoint QuietBefore(TimePoint others_earliest, bool live) const;
   // Moves the newest event time seen to `time` if later (and notes when, for live inputs).
   void NoteTime(TimePoint time, bool live);
+  // *deferred_: `record` (handed out by its shape, header-only) with its line decoded in full.
+  void DecodeDeferred(const LogRecord& record);
   // The part of Process() after matching, for a record at the time the clock gave it.
   Status Correlate(const LogRecord& record, std::vector<PatternHit>* hits, bool live);
   // Correlates the records the clock let go (timed_).
@@ -173,6 +175,9 @@ class Pipeline {
   std::function<Status()> tick_;
   HitHook hit_hook_;
   NoveltyDetector* novelty_ = nullptr;
+  // A record the detector could not settle by its shape, decoded in full (DecodeDeferred).
+  LogRecord deferred_;
+  std::map<std::string_view, std::unique_ptr<DecoderSet>> deferred_decoders_;  // by format
   std::chrono::steady_clock::time_point next_tick_{};
   uint32_t records_since_tick_check_ = 0;
 };

@@ -115,11 +115,17 @@ bool RecordReader::TakeQuiet(std::string_view line, std::string_view after, LogR
   }
   std::string_view format;
   bool may_match = false;
-  if (!DecodeHeaderOnly(line, line_options_, &header_, &format, &may_match)) {
+  bool deferred = false;
+  if (!DecodeHeaderOnly(line, line_options_, &header_, &format, &may_match, &deferred)) {
     if (may_match) RememberMayMatch(framer_.line_end(), line.size());
     return false;
   }
   FillFromHeader(header_, record);
+  if (deferred) {
+    record->level = header_.level;
+    record->raw.assign(line);
+    record->shape = ShapeOf(line);
+  }
   AdvanceProcessed(framer_.line_end(), line_number_);
   ++stats_.header_only;
   ++stats_.quiet_lane;

@@ -39,6 +39,7 @@
 #include "framing/record_assembler.h"
 #include "app/record_stream.h"
 #include "input/source.h"
+#include "learn/message_template.h"
 #include "match/matcher.h"
 
 namespace foreshock {
@@ -55,8 +56,9 @@ struct RecordReaderOptions {
   // no escape that could hide one) is decoded header-only: time, node and cluster, no
   // text. Output is the same; ordinary lines cost a fraction.
   const Matcher* prefilter = nullptr;
-  // Records the novelty detector looks at (WARN+, or with exception text) are decoded in
-  // full even when the prefilter rules them out.
+  // Records the novelty detector looks at (WARN+, or with exception text) are never passed
+  // over: a single line is handed out header-only with its line and shape (LogRecord::raw,
+  // ::shape) for the detector to decode if it must, anything else decoded in full.
   bool keep_notable = false;
 };
 
@@ -163,17 +165,27 @@ class RecordReader final : public RecordStream {
   // the header but the prefilter found a literal in its parts.
   // Inline: asked of every ordinary line.
   bool DecodeHeaderOnly(std::string_view text, const DecodeOptions& options, RecordHeader* header,
-                        std::string_view* format, bool* may_match = nullptr) {
+                        std::string_view* format, bool* may_match = nullptr, bool* deferred = nullptr) {
     // The format reads time and node without a full parse, and no pattern literal is in the
     // parts that would make the record's text (the decoder vouches that those are the
     // text's bytes but for escapes, and none it holds stands for a byte of a literal). The
     // candidates the prefilter lists for a record it lets through are kept in candidates_.
     if (!QuietLaneOn() || !decoders_->DecodeHeader(text, options, header, format)) return false;
     if (!options_.prefilter->RawTextExact(header->escapes)) return false;
-    if (options_.keep_notable && header->notable()) return false;
-    if (!options_.prefilter->MayMatchParts(header->searchable(), &candidates_)) return true;
-    if (may_match != nullptr) *may_match = true;
-    return false;
+    if (options_.prefilter->MayMatchParts(header->searchable(), &candidates_)) {
+      if (may_match != nullptr) *may_match = true;
+      return false;
+    }
+    if (!options_.keep_notable || !header->notable()) return true;
+    // For the novelty detector: a single line it may judge by its shape (deferred), else a
+    // record decoded in full. Control-character escapes are not shaped (two such lines of one
+    // shape may decode to different text).
+    if (deferred == nullptr || header->parts[0].size() >= kMaxShapedMessageBytes ||
+        (header->escapes & kEscapedControl) != 0) {
+      return false;
+    }
+    *deferred = true;
+    return true;
   }
   // A line the prefilter could not rule out is judged once: SkipQuietRun() stops before it,
   // TakeQuiet() and DecodeNext() then see it again, and decode it in full without asking,

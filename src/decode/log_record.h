@@ -56,6 +56,12 @@ struct LogRecord {
   std::string file;  // the file a shipper read the line from (Filebeat log.file.path), if any
   std::string_view format;  // the decoder that read it ("ecs", "es-plain", ...; static)
   std::string envelope;     // the envelope it came in ("journald-json", ...; "" for none)
+  // A WARN+ or exception record the quiet lane handed out header-only for the novelty
+  // detector to judge (RecordReaderOptions::keep_notable): its line as read, and its shape
+  // (ShapeOf()); the detector decodes the line in full only when what it knows of the
+  // shape does not settle the record. 0 and empty otherwise.
+  uint64_t shape = 0;
+  std::string raw;
 
   std::string_view message() const { return std::string_view(text).substr(0, message_length); }
 
@@ -81,6 +87,8 @@ struct LogRecord {
     file.clear();
     format = {};
     envelope.clear();
+    shape = 0;
+    raw.clear();
   }
 };
 

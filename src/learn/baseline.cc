@@ -141,6 +141,7 @@ void Baseline::Evict(ClusterBaseline* cluster) {
   for (size_t i = 0; i < drop; ++i) keys.push_back(*order[i].second);
   for (const std::string& key : keys) cluster->templates.erase(key);
   cluster->evicted += drop;
+  evictions_ += drop;
 }
 
 void Baseline::Cover(TimePoint time) {

@@ -86,6 +86,8 @@ class Baseline {
   Duration covered() const;
   const std::vector<std::pair<TimePoint, TimePoint>>& stretches() const { return covered_; }
   bool empty() const { return clusters_.empty() && covered_.empty(); }
+  // Templates dropped to stay within the bound, over all clusters, ever.
+  uint64_t evictions() const { return evictions_; }
 
   nlohmann::json ToJson() const;
   // Reads ToJson()'s output; the error names what is wrong (`what` names the file).
@@ -101,6 +103,7 @@ class Baseline {
   size_t max_saved_templates_;
   std::map<std::string, ClusterBaseline, std::less<>> clusters_;
   std::vector<std::pair<TimePoint, TimePoint>> covered_;  // sorted, disjoint
+  uint64_t evictions_ = 0;
   static constexpr size_t kMaxStretches = 512;
 };
 

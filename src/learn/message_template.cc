@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "base/fnv1a.h"
+
 namespace foreshock {
 namespace {
 
@@ -194,6 +196,30 @@ std::string TemplateOf(std::string_view message, std::string_view node, std::str
   }
   if (out.size() > kMaxTemplateBytes) out.resize(kMaxTemplateBytes);
   return out;
+}
+
+uint64_t ShapeOf(std::string_view line) {
+  auto letter = [](char c) { return IsUpper(c) || IsLower(c); };
+  uint64_t hash = kFnv1aBasis;
+  const auto add = [&](char c) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 1099511628211ULL;
+  };
+  for (size_t i = 0; i < line.size();) {
+    if (!IsDigit(line[i])) {
+      add(line[i++]);
+      continue;
+    }
+    size_t end = i;
+    while (end < line.size() && IsDigit(line[end])) ++end;
+    if (i > 0 && letter(line[i - 1]) && end < line.size() && letter(line[end])) {
+      while (i < end) add(line[i++]);
+    } else {
+      add('#');
+      i = end;
+    }
+  }
+  return hash;
 }
 
 std::vector<std::string> ExceptionClassesIn(std::string_view text) {

@@ -13,6 +13,7 @@
 // passed over) and ES's REST error types (`circuit_breaking_exception`), each by its simple
 // CamelCase name, so both spellings of one class are one. Pure functions, thread-safe.
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,14 @@ inline constexpr size_t kMaxTemplateBytes = 240;
 
 // The template of `message` (its first line only), given the node and cluster that wrote it.
 std::string TemplateOf(std::string_view message, std::string_view node = {}, std::string_view cluster = {});
+
+// A line's shape: a hash of its bytes with each run of digits taken as one, except a run
+// between two letters (the 2 of Http2Exception). Two records whose lines have one shape, of
+// the same node and cluster, with messages under kMaxShapedMessageBytes, have the same
+// template, exception classes, logger, level and dataset: what TemplateOf() and
+// ExceptionClassesIn() read never depends on the digits so taken out.
+uint64_t ShapeOf(std::string_view line);
+inline constexpr size_t kMaxShapedMessageBytes = 1000;
 
 // The exception classes `text` names, by simple name, in the order they first appear (a
 // wrapper before what it wraps: "Caused by:" comes later in a trace).

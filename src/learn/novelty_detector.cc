@@ -36,7 +36,10 @@ std::string TemplateId(const std::string& key) {
   return text;
 }
 
-uint64_t RecordHash(const LogRecord& record) { return WordHash(record.text, Fnv1a(record.node)); }
+// The same record read twice hashes the same: by its line as read when the reader kept it.
+uint64_t RecordHash(const LogRecord& record) {
+  return WordHash(record.raw.empty() ? record.text : record.raw, Fnv1a(record.node));
+}
 
 std::string PerDay(uint64_t count, Duration covered) {
   const double days = std::chrono::duration<double>(covered).count() / 86400;
@@ -79,6 +82,10 @@ NoveltyDetector::NoveltyDetector(const Catalog& catalog, std::optional<Baseline>
 
 void NoveltyDetector::SetCatalog(const Catalog& catalog) {
   catalog_ = &catalog;
+  shapes_.clear();
+  shapes_usable_ = std::all_of(catalog.benign().begin(), catalog.benign().end(), [](const BenignEntry& entry) {
+    return entry.message_regex.empty() && entry.exception.empty();
+  });
   exception_seen_ = catalog.FindPattern("foreshock.novel.exception_seen");
   exception_repeated_ = catalog.FindPattern("foreshock.novel.exception_repeated");
   template_seen_ = catalog.FindPattern("foreshock.novel.template_seen");
@@ -195,6 +202,80 @@ void NoveltyDetector::Observe(const LogRecord& record, bool catalog_hit, std::ve
   }
   learned_.Learn({record.cluster, record.node, record.time, record.level, record.logger, record.message(),
                   warn ? &text : nullptr, &classes});
+  if (record.shape != 0 && !catalog_hit && options_.detect && !IsNodeLogger(record.logger)) {
+    // Settled by its shape next time if nothing in it is news now.
+    const bool benign = Benign(record, {});
+    bool known = benign;
+    if (!known) {
+      known = std::all_of(classes.begin(), classes.end(), [&](const std::string& name) {
+        return Lookup(&ClusterBaseline::exceptions, record.cluster, name, record.time).known || Benign(record, name);
+      });
+      known = known && (!warn || Lookup(&ClusterBaseline::templates, record.cluster, key, record.time).known);
+    }
+    if (known) {
+      Memoize(record, {benign, warn, record.logger, text, key, classes, std::string(record.message().substr(0, 300)),
+                       record.time});
+    }
+  }
+}
+
+uint64_t NoveltyDetector::ShapeKey(const LogRecord& record) {
+  return Fnv1a(record.cluster, Fnv1a(record.node, record.shape));
+}
+
+void NoveltyDetector::Memoize(const LogRecord& record, KnownShape known) {
+  if (!shapes_usable_) return;
+  if (shapes_.size() >= kMaxShapes) shapes_.clear();
+  shapes_[ShapeKey(record)] = std::move(known);
+}
+
+bool NoveltyDetector::WouldSurge(const LogRecord& record, const std::string& key) const {
+  const Baseline* source = reference_ ? &*reference_ : &learned_;
+  const Duration covered = source->covered();
+  if (covered < options_.surge_needs || surge_seen_ < 0) return false;
+  const ClusterBaseline* cluster = source->For(record.cluster);
+  if (cluster == nullptr) return false;
+  const auto stats = cluster->templates.find(key);
+  if (stats == cluster->templates.end()) return false;
+  const auto node = stats->second.nodes.find(record.node);
+  const uint64_t written = node == stats->second.nodes.end() ? 0 : node->second;
+  int observed = 1;
+  if (const auto window = rates_.find({record.node, key}); window != rates_.end()) {
+    observed += static_cast<int>(std::count_if(window->second.begin(), window->second.end(), [&](const Sighting& s) {
+      return s.time >= record.time - options_.surge_window && s.time <= record.time;
+    }));
+  }
+  const double expected = static_cast<double>(written + 1) * std::chrono::duration<double>(options_.surge_window).count() /
+                          std::chrono::duration<double>(covered).count();
+  return observed >= options_.surge_min && PoissonTail(observed, expected) < options_.surge_p;
+}
+
+bool NoveltyDetector::ObserveShape(const LogRecord& record) {
+  if (!options_.detect || learned_.evictions() != evicted_seen_) {
+    // Learning dropped a template: what was known of shapes may be no more.
+    evicted_seen_ = learned_.evictions();
+    shapes_.clear();
+    return false;
+  }
+  const auto it = shapes_.find(ShapeKey(record));
+  if (it == shapes_.end() || record.time < it->second.since) return false;
+  const KnownShape& shape = it->second;
+  const bool lifecycle = InLifecycle(record);
+  if (!lifecycle && !shape.benign && shape.warn && WouldSurge(record, shape.key)) return false;
+  if (lifecycle) {
+    ++stats_.lifecycle;
+  } else {
+    ++stats_.examined;
+    if (shape.benign) {
+      ++stats_.benign;
+    } else if (shape.warn) {
+      std::vector<PatternHit> none;
+      ObserveSurge(record, shape.key, shape.template_text, &none);  // counted; it raises nothing (WouldSurge)
+    }
+  }
+  learned_.Learn({record.cluster, record.node, record.time, record.level, shape.logger, shape.example,
+                  shape.warn ? &shape.template_text : nullptr, &shape.classes});
+  return true;
 }
 
 void NoveltyDetector::ObserveException(const LogRecord& record, const std::string& name, const std::string& text,

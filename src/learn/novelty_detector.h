@@ -81,6 +81,11 @@ class NoveltyDetector {
   }
   // `catalog_hit`: a curated pattern matched the record. Appends hits on learned patterns.
   void Observe(const LogRecord& record, bool catalog_hit, std::vector<PatternHit>* hits);
+  // A record the reader handed out header-only by its shape (LogRecord::shape): true when
+  // what the detector knows of the shape settles it (a benign or known record, no surge to
+  // raise), exactly as Observe() of the record decoded in full would have; false when the
+  // caller must decode LogRecord::raw and call Observe().
+  bool ObserveShape(const LogRecord& record);
   // Event time the inputs ran through (every record, quiet ones too).
   void Cover(TimePoint time) { learned_.Cover(time); }
 
@@ -117,6 +122,28 @@ class NoveltyDetector {
                         const std::string& seen, std::vector<PatternHit>* hits);
   void ObserveSurge(const LogRecord& record, const std::string& key, const std::string& text,
                     std::vector<PatternHit>* hits);
+
+  // What a shape of a node and cluster settles: a record known in full (its classes, and its
+  // template when WARN+), or benign. Kept only while that holds: knowledge grows, and the
+  // memo is emptied when learning drops a template.
+  struct KnownShape {
+    bool benign = false;
+    bool warn = false;
+    std::string logger;
+    std::string template_text;
+    std::string key;  // TemplateKey()
+    std::vector<std::string> classes;
+    std::string example;  // a message of the shape, for learning
+    TimePoint since{};    // known from then on (an earlier record is judged in full)
+  };
+  static uint64_t ShapeKey(const LogRecord& record);
+  // Whether counting this record towards its template's surge could raise one.
+  bool WouldSurge(const LogRecord& record, const std::string& key) const;
+  void Memoize(const LogRecord& record, KnownShape known);
+  std::unordered_map<uint64_t, KnownShape> shapes_;
+  bool shapes_usable_ = true;  // no benign entry depends on the message (or a class)
+  uint64_t evicted_seen_ = 0;
+  static constexpr size_t kMaxShapes = 4096;
 
   const Catalog* catalog_;
   std::optional<Baseline> reference_;

@@ -252,6 +252,65 @@ TEST(NoveltyTest, JunkStraysRepeatsSwapsAndRotationsDoNotChangeTheNoveltyAlerts)
   EXPECT_EQ(Identities(merged.out), expected) << "one merged stream on stdin";
 }
 
+// Warnings the quiet lane hands out by their shape (decoded only when what the detector knows
+// of the shape does not settle them) give the alerts of every line decoded in full: a known
+// warning surging, with its evidence, and the scenario's new exception.
+TEST(NoveltyTest, LinesJudgedByTheirShapeGiveTheAlertsOfFullDecoding) {
+  testing::TempDir dir;
+  auto line = [](int hour, int minute, int second, int port, int day = 28) {
+    char text[1024];
+    std::snprintf(text, sizeof text,
+                  "{\"@timestamp\":\"2026-11-%02dT%02d:%02d:%02d.120Z\", \"log.level\": \"WARN\", "
+                  "\"message\":\"caught exception while handling client http traffic, closing connection "
+                  "Netty4HttpChannel{localAddress=/10.0.0.1:9200, remoteAddress=/10.0.7.9:%d}\", \"ecs.version\": \"1.2.0\","
+                  "\"service.name\":\"ES_ECS\",\"event.dataset\":\"elasticsearch.server\","
+                  "\"process.thread.name\":\"elasticsearch[es-1][http_server_worker][T#1]\","
+                  "\"log.logger\":\"org.elasticsearch.http.AbstractHttpServerTransport\","
+                  "\"elasticsearch.node.name\":\"es-1\",\"elasticsearch.cluster.name\":\"prod\"}\n",
+                  day, hour, minute, second, port);
+    return std::string(text);
+  };
+  // A day with the warning every two hours (and a quiet line every ten minutes), then twenty
+  // in five minutes.
+  std::string day, surge;
+  for (int minute = 0; minute < 24 * 60; minute += 10) {
+    char quiet[512];
+    std::snprintf(quiet, sizeof quiet,
+                  "{\"@timestamp\":\"2026-11-28T%02d:%02d:00.000Z\", \"log.level\": \"INFO\", \"message\":\"cluster "
+                  "state updated, version [%d]\", \"log.logger\":\"org.elasticsearch.cluster.service.ClusterApplierService\","
+                  "\"elasticsearch.node.name\":\"es-1\",\"elasticsearch.cluster.name\":\"prod\"}\n",
+                  minute / 60, minute % 60, minute);
+    day += quiet;
+    if (minute % 120 == 0) day += line(minute / 60, 0, 3, 40000 + minute);
+  }
+  for (int i = 0; i < 20; ++i) surge += line(12, 30 + i / 4, (i % 4) * 15, 50000 + i, 29);
+  const std::string baseline = dir.path() + "/day.json";
+  ASSERT_EQ(RunForeshock({"baseline", "build", "-o", baseline, dir.Write("day.json", day)}).exit_code, 0);
+  const std::string next = dir.Write("next.json", surge);
+  const auto shaped = RunForeshock({"scan", "--baseline", baseline, next});
+  const auto full = RunForeshock({"scan", "--baseline", baseline, "--exhaustive", next});
+  ASSERT_EQ(shaped.exit_code, 0) << shaped.err;
+  EXPECT_EQ(Identities(shaped.out), Identities(full.out));
+  const std::vector<nlohmann::json> alerts = Alerts(shaped.out);
+  ASSERT_FALSE(alerts.empty()) << shaped.err;
+  EXPECT_EQ(alerts[0]["rule"]["id"], "foreshock.novel.surge");
+  EXPECT_EQ(alerts[0]["foreshock"]["fields"]["observed"], 10);
+  EXPECT_NE(alerts[0]["foreshock"]["evidence"][0]["message"].get<std::string>().find("remoteAddress=/10.0.7.9:50009"),
+            std::string::npos)
+      << "the line that surged, decoded: " << alerts[0].dump();
+  EXPECT_NE(shaped.err.find("0 new warnings, 11 surges"), std::string::npos) << shaped.err;  // the 10th to the 20th
+  // The scenario's day two, every line decoded, against the lines judged by shape.
+  const std::vector<std::string> files = Files(Sample("scenarios/novel-exception"));
+  std::vector<std::string> build = {"baseline", "build", "-o", dir.path() + "/day1.json", "--to", "2026-11-29T00:00:00Z"};
+  build.insert(build.end(), files.begin(), files.end());
+  ASSERT_EQ(RunForeshock(build).exit_code, 0);
+  std::vector<std::string> replay = {"replay", "--baseline", dir.path() + "/day1.json", "--from", "2026-11-29T00:00:00Z"};
+  replay.insert(replay.end(), files.begin(), files.end());
+  std::vector<std::string> exhaustive = replay;
+  exhaustive.push_back("--exhaustive");
+  EXPECT_EQ(Identities(RunForeshock(replay).out), Identities(RunForeshock(exhaustive).out));
+}
+
 TEST(NoveltyTest, BaselinesMergeAcrossDaysAndShowWhatTheyHold) {
   testing::TempDir dir;
   const std::vector<std::string> files = Files(Sample("scenarios/novel-exception"));

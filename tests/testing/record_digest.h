@@ -66,7 +66,7 @@ inline Result<std::unique_ptr<RecordReader>> ChunkedReader(const std::string& te
 
 // The records the novelty detector looks at (WARN and above, or with exception text), with
 // level and text, as a reader with novelty on hands them out (keep_notable): the quiet lane
-// must pass over none of them.
+// must pass over none of them, and a line it hands out by its shape must decode to the record.
 inline std::string NotableDigest(const std::string& text, const Matcher* prefilter, uint32_t seed, size_t largest_read) {
   auto reader = ChunkedReader(text, prefilter, seed, largest_read, /*keep_notable=*/true);
   if (!reader.ok()) return reader.status().message();
@@ -77,6 +77,21 @@ inline std::string NotableDigest(const std::string& text, const Matcher* prefilt
     if (!next.ok()) return out.str() + next.status().message();
     if (*next == RecordReader::Next::kEnd) break;
     if (*next != RecordReader::Next::kRecord) continue;
+    if (record.shape != 0) {
+      // Handed out by its shape: the line it kept, decoded as the detector would.
+      if (record.raw.empty()) {
+        out << RecordRow(record) << " shaped without its line\n";
+        continue;
+      }
+      auto decoders = DecoderSet::Create(record.format);
+      LogRecord decoded;
+      std::string why;
+      std::string_view format;
+      (*decoders)->Decode(record.raw, DecodeOptions{}, &decoded, &why, &format);
+      record.level = decoded.level;
+      record.text = decoded.text;
+      record.message_length = decoded.message_length;
+    }
     if (record.level >= Level::kWarn || record.text.size() > record.message_length) {
       out << RecordRow(record) << ' ' << LevelName(record.level) << ' ' << record.text << '\n';
     }
