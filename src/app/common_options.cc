@@ -78,6 +78,8 @@ void LogNoveltySummary(const NoveltyDetector& novelty) {
                Counted(stats.novel_exceptions, "new exception", "new exceptions"),
                Counted(stats.novel_templates, "new warning", "new warnings"), Counted(stats.surges, "surge", "surges"),
                evicted);
+  spdlog::debug("novelty: {} records settled by their shape, {} of those handed out by shape decoded", stats.by_shape,
+                stats.shape_misses);
 }
 
 Status ApplyClockOptions(const CommonOptions& options, CorrelatorOptions* correlator) {

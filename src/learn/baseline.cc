@@ -103,7 +103,8 @@ void Baseline::Learn(const LearnedRecord& record) {
   ClusterBaseline& cluster = it->second;
   if (!record.node.empty() && !cluster.nodes.contains(record.node)) cluster.nodes.emplace(record.node);
   if (record.template_text != nullptr) {
-    TemplateStats& stats = cluster.templates[TemplateKey(record.logger, *record.template_text)];
+    TemplateStats& stats = record.template_key != nullptr ? cluster.templates[*record.template_key]
+                                                          : cluster.templates[TemplateKey(record.logger, *record.template_text)];
     if (stats.count == 0) {
       stats.logger.assign(record.logger);
       stats.text = *record.template_text;

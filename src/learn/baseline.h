@@ -63,6 +63,7 @@ struct LearnedRecord {
   std::string_view message;
   const std::string* template_text = nullptr;  // null: not a WARN+ record (no template)
   const std::vector<std::string>* classes = nullptr;
+  const std::string* template_key = nullptr;   // TemplateKey(logger, *template_text), when known
 };
 
 // "logger\x1ftemplate": how templates are keyed.

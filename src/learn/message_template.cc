@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 
 #include "base/fnv1a.h"
 
@@ -199,27 +200,38 @@ std::string TemplateOf(std::string_view message, std::string_view node, std::str
 }
 
 uint64_t ShapeOf(std::string_view line) {
-  auto letter = [](char c) { return IsUpper(c) || IsLower(c); };
-  uint64_t hash = kFnv1aBasis;
-  const auto add = [&](char c) {
-    hash ^= static_cast<unsigned char>(c);
-    hash *= 1099511628211ULL;
-  };
-  for (size_t i = 0; i < line.size();) {
+  // The line with its digit runs collapsed, built up and then hashed a word a step: most
+  // bytes are not digits, and a word with none is copied at once.
+  thread_local std::string collapsed;
+  collapsed.clear();
+  const auto letter = [](char c) { return IsUpper(c) || IsLower(c); };
+  const size_t size = line.size();
+  size_t i = 0;
+  while (i < size) {
+    if (i + 8 <= size) {
+      uint64_t word;
+      std::memcpy(&word, line.data() + i, 8);
+      const uint64_t offset = word ^ 0x3030303030303030ULL;  // a digit's byte becomes 0..9
+      if (((offset - 0x0A0A0A0A0A0A0A0AULL) & ~offset & 0x8080808080808080ULL) == 0) {
+        collapsed.append(line.data() + i, 8);
+        i += 8;
+        continue;
+      }
+    }
     if (!IsDigit(line[i])) {
-      add(line[i++]);
+      collapsed.push_back(line[i++]);
       continue;
     }
     size_t end = i;
-    while (end < line.size() && IsDigit(line[end])) ++end;
-    if (i > 0 && letter(line[i - 1]) && end < line.size() && letter(line[end])) {
-      while (i < end) add(line[i++]);
+    while (end < size && IsDigit(line[end])) ++end;
+    if (i > 0 && letter(line[i - 1]) && end < size && letter(line[end])) {
+      collapsed.append(line.data() + i, end - i);
     } else {
-      add('#');
-      i = end;
+      collapsed.push_back('#');
     }
+    i = end;
   }
-  return hash;
+  return WordHash(collapsed);
 }
 
 std::vector<std::string> ExceptionClassesIn(std::string_view text) {

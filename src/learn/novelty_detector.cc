@@ -64,16 +64,41 @@ bool BenignCovers(const BenignEntry& entry, const LogRecord& record, std::string
 double PoissonTail(int k, double mean) {
   if (k <= 0) return 1;
   if (mean <= 0) return 0;
-  // Summed from k upward in log space, where the terms fall once past the mean.
+  if (k <= mean) {
+    // 1 - P(X <= k - 1), summed from k - 1 down (the terms fall away from the mean); a tail
+    // that underflows is 0, so the answer is 1, never a spurious 0.
+    double term = std::exp(-mean + (k - 1) * std::log(mean) - std::lgamma(k));
+    double sum = 0;
+    for (int i = k - 1; i >= 0 && term > 0; --i) {
+      sum += term;
+      term *= i / mean;
+      if (term < sum * 1e-17) break;
+    }
+    return std::clamp(1 - sum, 0.0, 1.0);
+  }
+  // Summed from k up, in log space for the first term; past the mean the terms fall.
   double term = std::exp(-mean + k * std::log(mean) - std::lgamma(k + 1.0));
   double sum = 0;
-  for (int i = k; i < k + 100000; ++i) {
+  for (int i = k; i < k + 100000 && term > 0; ++i) {
     sum += term;
     term *= mean / (i + 1);
-    if (i + 1 > mean && term < sum * 1e-12) break;
+    if (term < sum * 1e-17) break;
   }
   return std::min(sum, 1.0);
 }
+
+namespace {
+
+// Sightings of `window` within [time - span, time] (the window is sorted by time).
+int CountWithin(const std::deque<NoveltyDetector::Sighting>& window, TimePoint time, Duration span) {
+  const auto by_time = [](const NoveltyDetector::Sighting& s, TimePoint t) { return s.time < t; };
+  const auto from = std::lower_bound(window.begin(), window.end(), time - span, by_time);
+  const auto to = std::upper_bound(window.begin(), window.end(), time,
+                                   [](TimePoint t, const NoveltyDetector::Sighting& s) { return t < s.time; });
+  return to > from ? static_cast<int>(to - from) : 0;
+}
+
+}  // namespace
 
 NoveltyDetector::NoveltyDetector(const Catalog& catalog, std::optional<Baseline> reference, NoveltyOptions options)
     : reference_(std::move(reference)), options_(options) {
@@ -137,7 +162,12 @@ bool NoveltyDetector::InLifecycle(const LogRecord& record) const {
   return it != lifecycle_until_.end() && record.time <= it->second;
 }
 
-void NoveltyDetector::Bound(std::map<std::pair<std::string, std::string>, Window>* windows, TimePoint now) {
+uint64_t NoveltyDetector::RateKey(std::string_view node, std::string_view key) {
+  return WordHash(key, Fnv1a("\x1f", Fnv1a(node)));
+}
+
+template <typename Windows>
+void NoveltyDetector::Bound(Windows* windows, TimePoint now) {
   if (windows->size() <= options_.max_tracked) return;
   const Duration keep = std::max(options_.repeat_window, options_.surge_window);
   std::erase_if(*windows, [&](const auto& entry) { return entry.second.empty() || entry.second.back().time < now - keep; });
@@ -201,7 +231,7 @@ void NoveltyDetector::Observe(const LogRecord& record, bool catalog_hit, std::ve
     ++stats_.lifecycle;
   }
   learned_.Learn({record.cluster, record.node, record.time, record.level, record.logger, record.message(),
-                  warn ? &text : nullptr, &classes});
+                  warn ? &text : nullptr, &classes, warn ? &key : nullptr});
   if (record.shape != 0 && !catalog_hit && options_.detect && !IsNodeLogger(record.logger)) {
     // Settled by its shape next time if nothing in it is news now.
     const bool benign = Benign(record, {});
@@ -240,10 +270,8 @@ bool NoveltyDetector::WouldSurge(const LogRecord& record, const std::string& key
   const auto node = stats->second.nodes.find(record.node);
   const uint64_t written = node == stats->second.nodes.end() ? 0 : node->second;
   int observed = 1;
-  if (const auto window = rates_.find({record.node, key}); window != rates_.end()) {
-    observed += static_cast<int>(std::count_if(window->second.begin(), window->second.end(), [&](const Sighting& s) {
-      return s.time >= record.time - options_.surge_window && s.time <= record.time;
-    }));
+  if (const auto window = rates_.find(RateKey(record.node, key)); window != rates_.end()) {
+    observed += CountWithin(window->second, record.time, options_.surge_window);
   }
   const double expected = static_cast<double>(written + 1) * std::chrono::duration<double>(options_.surge_window).count() /
                           std::chrono::duration<double>(covered).count();
@@ -258,10 +286,17 @@ bool NoveltyDetector::ObserveShape(const LogRecord& record) {
     return false;
   }
   const auto it = shapes_.find(ShapeKey(record));
-  if (it == shapes_.end() || record.time < it->second.since) return false;
+  if (it == shapes_.end() || record.time < it->second.since) {
+    ++stats_.shape_misses;
+    return false;
+  }
   const KnownShape& shape = it->second;
   const bool lifecycle = InLifecycle(record);
-  if (!lifecycle && !shape.benign && shape.warn && WouldSurge(record, shape.key)) return false;
+  if (!lifecycle && !shape.benign && shape.warn && WouldSurge(record, shape.key)) {
+    ++stats_.shape_misses;
+    return false;
+  }
+  ++stats_.by_shape;
   if (lifecycle) {
     ++stats_.lifecycle;
   } else {
@@ -274,7 +309,7 @@ bool NoveltyDetector::ObserveShape(const LogRecord& record) {
     }
   }
   learned_.Learn({record.cluster, record.node, record.time, record.level, shape.logger, shape.example,
-                  shape.warn ? &shape.template_text : nullptr, &shape.classes});
+                  shape.warn ? &shape.template_text : nullptr, &shape.classes, shape.warn ? &shape.key : nullptr});
   return true;
 }
 
@@ -326,11 +361,9 @@ void NoveltyDetector::ObserveSurge(const LogRecord& record, const std::string& k
   if (stats == cluster->templates.end()) return;
   const auto node = stats->second.nodes.find(record.node);
   const uint64_t written = node == stats->second.nodes.end() ? 0 : node->second;
-  Window& times = rates_[{record.node, key}];
+  Window& times = rates_[RateKey(record.node, key)];
   if (!AddSighting(&times, {record.time, RecordHash(record), {}}, options_.surge_window)) return;  // a repeat
-  const int observed = static_cast<int>(std::count_if(times.begin(), times.end(), [&](const Sighting& s) {
-    return s.time >= record.time - options_.surge_window && s.time <= record.time;
-  }));
+  const int observed = CountWithin(times, record.time, options_.surge_window);
   Bound(&rates_, record.time);  // `times` may be gone now
   const double expected = static_cast<double>(written + 1) * std::chrono::duration<double>(options_.surge_window).count() /
                           std::chrono::duration<double>(covered).count();

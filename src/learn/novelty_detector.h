@@ -61,6 +61,8 @@ struct NoveltyStats {
   uint64_t novel_exceptions = 0;
   uint64_t novel_templates = 0;
   uint64_t surges = 0;
+  uint64_t by_shape = 0;     // records settled by their shape, without decoding
+  uint64_t shape_misses = 0;  // records handed out by shape that had to be decoded
 };
 
 // Whether `entry` covers `record`; with `exception_class`, whether it makes that class no
@@ -72,6 +74,13 @@ double PoissonTail(int k, double mean);
 
 class NoveltyDetector {
  public:
+  // One record's place in a window: the same record read twice (a shipper's retry) counts once.
+  struct Sighting {
+    TimePoint time;
+    uint64_t record = 0;  // hash of the record's node and text
+    std::string node;
+  };
+
   // `catalog` must outlive *this. `reference`: the baseline given (--baseline), if any.
   NoveltyDetector(const Catalog& catalog, std::optional<Baseline> reference, NoveltyOptions options = {});
 
@@ -153,22 +162,18 @@ class NoveltyDetector {
   int exception_repeated_ = -1;
   int template_seen_ = -1;
   int surge_seen_ = -1;
-  // One record's place in a window: the same record read twice (a shipper's retry) counts once.
-  struct Sighting {
-    TimePoint time;
-    uint64_t record = 0;  // hash of the record's node and text
-    std::string node;
-  };
   using Window = std::deque<Sighting>;
   // Adds a sighting unless the window has it, drops those before `window` of it; false when
   // it was there.
   static bool AddSighting(Window* window, Sighting sighting, Duration span);
   // Drops the stalest windows when more than max_tracked are kept.
-  void Bound(std::map<std::pair<std::string, std::string>, Window>* windows, TimePoint now);
+  template <typename Windows>
+  void Bound(Windows* windows, TimePoint now);
   // (cluster, class) -> recent sightings.
   std::map<std::pair<std::string, std::string>, Window> sightings_;
-  // (node, template key) -> recent sightings, for surges.
-  std::map<std::pair<std::string, std::string>, Window> rates_;
+  // Hash of (node, template key) -> recent sightings, for surges.
+  std::unordered_map<uint64_t, Window> rates_;
+  static uint64_t RateKey(std::string_view node, std::string_view key);
   std::unordered_map<std::string, TimePoint> lifecycle_until_;  // node -> end of its start or stop
   NoveltyStats stats_;
 };

@@ -215,6 +215,9 @@ TEST(PoissonTailTest, MatchesTheDistribution) {
   EXPECT_GT(PoissonTail(80, 69.4), 0.05);
   EXPECT_NEAR(PoissonTail(1000, 1000), 0.5, 0.02);
   EXPECT_EQ(PoissonTail(3, 0), 0.0);
+  // Far below the mean: certain, not an underflow read as a surge (10 seen, 2,312 expected).
+  EXPECT_GT(PoissonTail(10, 2312.0), 0.999);
+  EXPECT_GT(PoissonTail(1, 800.0), 0.999);
 }
 
 }  // namespace
