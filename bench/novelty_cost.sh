@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# What looking for unknown precursors costs `foreshock scan`: the same generated log scanned
+# without and with --baseline (learned from the log itself by `foreshock baseline build`),
+# page-cached and interleaved, best of RUNS each; then the same on a stream where every line
+# is a WARN carrying an exception (the worst case: every record is decoded in full, templated
+# and looked up). Also callgrind instructions of both pairs on 16 MB slices, which the
+# machine's load does not move.
+# usage: bench/novelty_cost.sh [BUILD] [MB] [FORMAT: ecs|es-json|plain] [HIT_RATE] [RUNS]
+set -euo pipefail
+build="${1:-build}"
+mb="${2:-1024}"
+format="${3:-ecs}"
+hit_rate="${4:-0.01}"
+runs="${5:-3}"
+source "$(dirname "$0")/lib.sh"
+foreshock="$build/foreshock"
+
+generate_log_file "$mb" "$format" "$hit_rate"
+print_machine
+"$foreshock" baseline build --log-level error -o "$work/baseline.json" "$file"
+warn_share=$("$foreshock" match --show --json "$file" 2> /dev/null | head -200000 |
+  python3 -c 'import sys,json
+n=w=0
+for l in sys.stdin:
+    r=json.loads(l); n+=1
+    w+= r["level"] in ("warn","error","fatal") or bool(r.get("exception"))
+print("%.1f" % (100.0*w/max(n,1)))')
+echo "input: $mb MB of $format, hit rate $hit_rate, $warn_share % of records WARN+ or with an exception"
+
+# Every line a WARN with an exception, ES 8 ECS as ES writes it: 40 exception classes, 200
+# messages, values varying.
+python3 - "$work/warn.json" "$((mb / 8))" << 'EOF'
+import json, random, sys
+out, mb = sys.argv[1], int(sys.argv[2])
+rnd = random.Random(5)
+classes = ["org.elasticsearch.ex%d.Failure%dException" % (i, i) for i in range(40)]
+with open(out, "w") as f:
+    written, i = 0, 0
+    while written < mb * 1000000:
+        i += 1
+        cls = rnd.choice(classes)
+        line = ('{"@timestamp":"2026-11-29T%02d:%02d:%02d.%03dZ", "log.level": "WARN", "message":%s, "ecs.version": "1.2.0",'
+                '"service.name":"ES_ECS","event.dataset":"elasticsearch.server","process.thread.name":"elasticsearch[es-data-1][write][T#3]",'
+                '"log.logger":"org.elasticsearch.action.bulk.TransportShardBulkAction","elasticsearch.node.name":"es-data-1",'
+                '"elasticsearch.cluster.name":"prod","error.type":%s,"error.message":%s,"error.stack_trace":%s}\n') % (
+            (i // 3600000) % 24, (i // 60000) % 60, (i // 1000) % 60, i % 1000,
+            json.dumps("[orders-2026.11][%d] failed to execute operation %d for shard [%d]" % (rnd.randint(0, 9), rnd.randint(0, 199), rnd.randint(0, 9))),
+            json.dumps(cls), json.dumps("failure number %d" % rnd.randint(1, 99999)),
+            json.dumps(cls + ": failure\n\tat org.elasticsearch.action.bulk.TransportShardBulkAction.execute(TransportShardBulkAction.java:%d)" % rnd.randint(1, 999)))
+        f.write(line)
+        written += len(line)
+EOF
+"$foreshock" baseline build --log-level error -o "$work/warn-baseline.json" "$work/warn.json"
+cat "$file" "$work/warn.json" > /dev/null
+
+best() {  # best FILE PREVIOUS_BEST [SCAN OPTIONS...]
+  local input="$1" previous="$2" seconds
+  shift 2
+  seconds=$( { /usr/bin/time -f "%e" "$foreshock" scan --log-level error "$@" "$input" > /dev/null; } 2>&1 | tail -1)
+  awk -v s="$seconds" -v b="$previous" 'BEGIN{print (b == "" || s < b) ? s : b}'
+}
+for pair in "$file:$work/baseline.json:bench log" "$work/warn.json:$work/warn-baseline.json:every line a WARN with an exception"; do
+  IFS=: read -r input baseline what <<< "$pair"
+  off="" on=""
+  for _ in $(seq "$runs"); do
+    off=$(best "$input" "$off")
+    on=$(best "$input" "$on" --baseline "$baseline")
+  done
+  size=$(stat -c %s "$input")
+  awk -v off="$off" -v on="$on" -v size="$size" -v what="$what" 'BEGIN{
+    printf "%s: without novelty %.2f s (%.0f MB/s), with --baseline %.2f s (%.0f MB/s): %+.1f %%\n",
+           what, off, size / off / 1e6, on, size / on / 1e6, (on / off - 1) * 100 }'
+done
+
+if command -v valgrind > /dev/null; then
+  count() {  # count FILE [SCAN OPTIONS...]
+    local input="$1"
+    shift
+    valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$foreshock" scan --log-level error "$@" "$input" 2>&1 > /dev/null |
+      grep -o 'Collected : [0-9]*' | awk '{print $3}'
+  }
+  # Slices under the files' own names: a file's name names its node, which its baseline rates are of.
+  mkdir -p "$work/slices"
+  head -c 16000000 "$file" > "$work/slices/$(basename "$file")"
+  head -c 16000000 "$work/warn.json" > "$work/slices/warn.json"
+  for pair in "$work/slices/$(basename "$file"):$work/baseline.json:bench log" "$work/slices/warn.json:$work/warn-baseline.json:every line a WARN with an exception"; do
+    IFS=: read -r input baseline what <<< "$pair"
+    awk -v off="$(count "$input")" -v on="$(count "$input" --baseline "$baseline")" -v what="$what" \
+      'BEGIN{printf "%s, callgrind on 16 MB: %.0fM instructions without novelty, %.0fM with: %+.1f %%\n", what, off / 1e6, on / 1e6, (on / off - 1) * 100}'
+  done
+fi
+ls -l "$work/baseline.json" | awk '{printf "baseline of the bench log: %d bytes\n", $5}'
