@@ -64,6 +64,22 @@ inline Result<std::unique_ptr<RecordReader>> ChunkedReader(const std::string& te
   return RecordReader::Create(std::make_unique<ChunkedSource>(text, seed, largest_read), options);
 }
 
+// Reads `reader` to its end in reads that wait for nothing, calling `each` with every record;
+// false, with the error appended to *out, when the input fails.
+template <typename Each>
+bool ReadEveryRecord(RecordReader* reader, std::ostringstream* out, Each each) {
+  LogRecord record;
+  while (true) {
+    auto next = reader->Read(&record, std::chrono::milliseconds(0));
+    if (!next.ok()) {
+      *out << next.status().message();
+      return false;
+    }
+    if (*next == RecordReader::Next::kEnd) return true;
+    if (*next == RecordReader::Next::kRecord) each(&record);
+  }
+}
+
 // The records the novelty detector looks at (WARN and above, or with exception text), with
 // level and text, as a reader with novelty on hands them out (keep_notable): the quiet lane
 // must pass over none of them, and a line it hands out by its shape must decode to the record.
@@ -71,31 +87,26 @@ inline std::string NotableDigest(const std::string& text, const Matcher* prefilt
   auto reader = ChunkedReader(text, prefilter, seed, largest_read, /*keep_notable=*/true);
   if (!reader.ok()) return reader.status().message();
   std::ostringstream out;
-  LogRecord record;
-  while (true) {
-    auto next = (*reader)->Read(&record, std::chrono::milliseconds(0));
-    if (!next.ok()) return out.str() + next.status().message();
-    if (*next == RecordReader::Next::kEnd) break;
-    if (*next != RecordReader::Next::kRecord) continue;
-    if (record.shape != 0) {
+  ReadEveryRecord(reader->get(), &out, [&](LogRecord* record) {
+    if (record->shape != 0) {
       // Handed out by its shape: the line it kept, decoded as the detector would.
-      if (record.raw.empty()) {
-        out << RecordRow(record) << " shaped without its line\n";
-        continue;
+      if (record->raw.empty()) {
+        out << RecordRow(*record) << " shaped without its line\n";
+        return;
       }
-      auto decoders = DecoderSet::Create(record.format);
+      auto decoders = DecoderSet::Create(record->format);
       LogRecord decoded;
       std::string why;
       std::string_view format;
-      (*decoders)->Decode(record.raw, DecodeOptions{}, &decoded, &why, &format);
-      record.level = decoded.level;
-      record.text = decoded.text;
-      record.message_length = decoded.message_length;
+      (*decoders)->Decode(record->raw, DecodeOptions{}, &decoded, &why, &format);
+      record->level = decoded.level;
+      record->text = decoded.text;
+      record->message_length = decoded.message_length;
     }
-    if (record.level >= Level::kWarn || record.text.size() > record.message_length) {
-      out << RecordRow(record) << ' ' << LevelName(record.level) << ' ' << record.text << '\n';
+    if (record->level >= Level::kWarn || record->text.size() > record->message_length) {
+      out << RecordRow(*record) << ' ' << LevelName(record->level) << ' ' << record->text << '\n';
     }
-  }
+  });
   return out.str();
 }
 
@@ -105,12 +116,8 @@ inline std::string RecordDigest(const std::string& text, const Matcher* prefilte
   auto reader = ChunkedReader(text, prefilter, seed, largest_read);
   if (!reader.ok()) return reader.status().message();
   std::ostringstream out;
-  LogRecord record;
-  while (true) {
-    auto next = (*reader)->Read(&record, std::chrono::milliseconds(0));
-    if (!next.ok()) return out.str() + next.status().message();
-    if (*next == RecordReader::Next::kEnd) break;
-    if (*next == RecordReader::Next::kRecord) out << RecordRow(record) << '\n';
+  if (!ReadEveryRecord(reader->get(), &out, [&](LogRecord* record) { out << RecordRow(*record) << '\n'; })) {
+    return out.str();
   }
   out << StatsRow((*reader)->stats());
   if (quiet != nullptr) *quiet = (*reader)->stats().quiet_lane;
