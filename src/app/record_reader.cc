@@ -18,6 +18,9 @@ void FillFromHeader(const RecordHeader& header, LogRecord* record) {
   record->Clear();
   record->time = header.time;
   record->has_time = header.has_time;
+  // Read only with keep_notable (unknown otherwise): an envelope's level hint must not stand
+  // in for the level the record states, as it does not when decoded in full.
+  record->level = header.level;
   record->node.assign(header.node);
   record->cluster.assign(header.cluster);
 }
@@ -122,7 +125,6 @@ bool RecordReader::TakeQuiet(std::string_view line, std::string_view after, LogR
   }
   FillFromHeader(header_, record);
   if (deferred) {
-    record->level = header_.level;
     record->raw.assign(line);
     record->shape = ShapeOf(line);
   }
