@@ -259,23 +259,35 @@ void NoveltyDetector::Memoize(const LogRecord& record, KnownShape known) {
   shapes_[ShapeKey(record)] = std::move(known);
 }
 
-bool NoveltyDetector::WouldSurge(const LogRecord& record, const std::string& key) const {
+std::optional<NoveltyDetector::SurgeRate> NoveltyDetector::RateOf(const LogRecord& record, const std::string& key) const {
+  // The given baseline's, else what this run learned before (a rate needs surge_needs of
+  // history); one added to the node's count, so a template seen once is not a certainty.
   const Baseline* source = reference_ ? &*reference_ : &learned_;
   const Duration covered = source->covered();
-  if (covered < options_.surge_needs || surge_seen_ < 0) return false;
+  if (covered < options_.surge_needs || surge_seen_ < 0) return std::nullopt;
   const ClusterBaseline* cluster = source->For(record.cluster);
-  if (cluster == nullptr) return false;
+  if (cluster == nullptr) return std::nullopt;
   const auto stats = cluster->templates.find(key);
-  if (stats == cluster->templates.end()) return false;
+  if (stats == cluster->templates.end()) return std::nullopt;
   const auto node = stats->second.nodes.find(record.node);
   const uint64_t written = node == stats->second.nodes.end() ? 0 : node->second;
+  const double expected = static_cast<double>(written + 1) * std::chrono::duration<double>(options_.surge_window).count() /
+                          std::chrono::duration<double>(covered).count();
+  return SurgeRate{expected, stats->second.count, covered};
+}
+
+bool NoveltyDetector::Surges(int observed, double expected) const {
+  return observed >= options_.surge_min && PoissonTail(observed, expected) < options_.surge_p;
+}
+
+bool NoveltyDetector::WouldSurge(const LogRecord& record, const std::string& key) const {
+  const std::optional<SurgeRate> rate = RateOf(record, key);
+  if (!rate) return false;
   int observed = 1;
   if (const auto window = rates_.find(RateKey(record.node, key)); window != rates_.end()) {
     observed += CountWithin(window->second, record.time, options_.surge_window);
   }
-  const double expected = static_cast<double>(written + 1) * std::chrono::duration<double>(options_.surge_window).count() /
-                          std::chrono::duration<double>(covered).count();
-  return observed >= options_.surge_min && PoissonTail(observed, expected) < options_.surge_p;
+  return Surges(observed, rate->expected);
 }
 
 bool NoveltyDetector::ObserveShape(const LogRecord& record) {
@@ -350,32 +362,21 @@ void NoveltyDetector::ObserveException(const LogRecord& record, const std::strin
 
 void NoveltyDetector::ObserveSurge(const LogRecord& record, const std::string& key, const std::string& text,
                                    std::vector<PatternHit>* hits) {
-  // The rate the baseline gives this node: the given baseline's, else what this run learned
-  // before (a rate needs surge_needs of history).
-  const Baseline* source = reference_ ? &*reference_ : &learned_;
-  const Duration covered = source->covered();
-  if (covered < options_.surge_needs || surge_seen_ < 0) return;
-  const ClusterBaseline* cluster = source->For(record.cluster);
-  if (cluster == nullptr) return;
-  const auto stats = cluster->templates.find(key);
-  if (stats == cluster->templates.end()) return;
-  const auto node = stats->second.nodes.find(record.node);
-  const uint64_t written = node == stats->second.nodes.end() ? 0 : node->second;
+  const std::optional<SurgeRate> rate = RateOf(record, key);
+  if (!rate) return;
   Window& times = rates_[RateKey(record.node, key)];
   if (!AddSighting(&times, {record.time, RecordHash(record), {}}, options_.surge_window)) return;  // a repeat
   const int observed = CountWithin(times, record.time, options_.surge_window);
   Bound(&rates_, record.time);  // `times` may be gone now
-  const double expected = static_cast<double>(written + 1) * std::chrono::duration<double>(options_.surge_window).count() /
-                          std::chrono::duration<double>(covered).count();
-  if (observed < options_.surge_min || PoissonTail(observed, expected) >= options_.surge_p) return;
+  if (!Surges(observed, rate->expected)) return;
   ++stats_.surges;
   PatternHit hit;
   hit.pattern = surge_seen_;
   hit.match_begin = 0;
   hit.match_end = record.message_length;
   hit.captures = {Text("template_id", TemplateId(key)), Text("template", text), Text("logger", record.logger),
-                  Number("observed", observed), Number("expected", expected, "%.2f"),
-                  Text("baseline_seen", PerDay(stats->second.count, covered))};
+                  Number("observed", observed), Number("expected", rate->expected, "%.2f"),
+                  Text("baseline_seen", PerDay(rate->count, rate->covered))};
   hits->push_back(std::move(hit));
 }
 

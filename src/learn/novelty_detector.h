@@ -24,6 +24,7 @@
 
 #include <deque>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -146,6 +147,16 @@ class NoveltyDetector {
     TimePoint since{};    // known from then on (an earlier record is judged in full)
   };
   static uint64_t ShapeKey(const LogRecord& record);
+  // A template's baseline rate on a record's node: the count expected in surge_window, and
+  // the baseline's count over its covered time (text made only for a hit); none without a
+  // baseline rate.
+  struct SurgeRate {
+    double expected = 0;
+    uint64_t count = 0;
+    Duration covered{0};
+  };
+  std::optional<SurgeRate> RateOf(const LogRecord& record, const std::string& key) const;
+  bool Surges(int observed, double expected) const;
   // Whether counting this record towards its template's surge could raise one.
   bool WouldSurge(const LogRecord& record, const std::string& key) const;
   void Memoize(const LogRecord& record, KnownShape known);
