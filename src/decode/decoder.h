@@ -50,6 +50,11 @@ struct RecordHeader {
   size_t part_count = 0;
   uint8_t escapes = 0;
   Level level = Level::kUnknown;  // read only when DecodeOptions::header_level
+  // Read with the level: the logger and dataset as they stand in the text (a JSON value with
+  // its quotes and escapes), so that two records whose views are equal have the same logger
+  // and dataset. Empty where the record names none.
+  std::string_view logger;
+  std::string_view dataset;
 
   // WARN and above, or carrying exception text (a part after the message): a record the
   // novelty detector looks at.
@@ -68,6 +73,8 @@ struct RecordHeader {
     part_count = 0;
     escapes = 0;
     level = Level::kUnknown;
+    logger = {};
+    dataset = {};
   }
 };
 

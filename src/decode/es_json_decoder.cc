@@ -136,7 +136,9 @@ void Salvage(std::string_view text, const FieldMap& fields, const DecodeOptions&
 constexpr size_t kLongestHeaderKey = 64;
 
 // The fields DecodeHeader() reads, in HeaderKeys' order.
-enum HeaderField : size_t { kTime, kMessage, kNode, kCluster, kErrorType, kErrorMessage, kStackTrace, kLevel, kHeaderFields };
+enum HeaderField : size_t {
+  kTime, kMessage, kNode, kCluster, kErrorType, kErrorMessage, kStackTrace, kLevel, kLogger, kDataset, kHeaderFields
+};
 
 // The keys of the fields the header needs, with each key's field and its rank among that
 // field's keys (Decode() takes the first present), listed by key length: a key read from
@@ -151,7 +153,8 @@ struct HeaderKeys {
   explicit HeaderKeys(const FieldMap& map) {
     const std::initializer_list<const char*> errors[] = {{"error.type"}, {"error.message"}, {"error.stack_trace"}};
     const std::initializer_list<const char*>* lists[kHeaderFields] = {
-        &map.time, &map.message, &map.node, &map.cluster, &errors[0], &errors[1], &errors[2], &map.level};
+        &map.time,  &map.message, &map.node,  &map.cluster, &errors[0],
+        &errors[1], &errors[2],   &map.level, &map.logger,  &map.dataset};
     for (size_t field = 0; field < std::size(lists); ++field) {
       size_t rank = 0;
       for (std::string_view key : *lists[field]) {
@@ -386,6 +389,8 @@ bool ReadHeaderFields(std::span<const std::string_view, kHeaderFields> values, u
   }
   if (options.header_level) {
     if (auto value = string_value(values[kLevel])) header->level = ParseLevel(*value);
+    header->logger = values[kLogger];  // as they stand, quotes and all
+    header->dataset = values[kDataset];
   }
   header->escapes = escapes;
   return true;

@@ -112,7 +112,10 @@ bool EsPlainDecoder::DecodeHeader(std::string_view text, const DecodeOptions& op
   out->time = header.time;
   out->has_time = true;
   out->node = header.node;
-  if (options.header_level) out->level = ParseLevel(Trim(header.level));
+  if (options.header_level) {
+    out->level = ParseLevel(Trim(header.level));
+    out->logger = header.logger;  // the dataset follows from it
+  }
   out->AddPart(header.message);
   if (header.newline != std::string_view::npos) out->AddPart(text.substr(header.newline + 1));
   return true;

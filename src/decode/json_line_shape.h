@@ -35,7 +35,7 @@ class JsonLineShapes {
   static constexpr size_t kRestLines = 1024;
   static constexpr size_t kMaxMembers = 64;
   static constexpr size_t kMaxLayoutBytes = 4096;
-  static constexpr size_t kMaxTags = 8;
+  static constexpr size_t kMaxTags = 10;
   static constexpr size_t kMaxHead = 16;  // a layout with a longer head is never matched by its tail
 
   struct Member {

@@ -58,9 +58,11 @@ struct LogRecord {
   std::string envelope;     // the envelope it came in ("journald-json", ...; "" for none)
   // A WARN+ or exception record the quiet lane handed out header-only for the novelty
   // detector to judge (RecordReaderOptions::keep_notable): its line as read, and its shape
-  // (ShapeOf()); the detector decodes the line in full only when what it knows of the
-  // shape does not settle the record. 0 and empty otherwise.
+  // (learn/message_template.h's RecordShape: id and values); the detector decodes the line
+  // in full only when what it knows of the shape does not settle the record. 0 and empty
+  // otherwise.
   uint64_t shape = 0;
+  uint64_t shape_values = 0;
   std::string raw;
 
   std::string_view message() const { return std::string_view(text).substr(0, message_length); }
@@ -88,6 +90,7 @@ struct LogRecord {
     format = {};
     envelope.clear();
     shape = 0;
+    shape_values = 0;
     raw.clear();
   }
 };
