@@ -78,8 +78,8 @@ void LogNoveltySummary(const NoveltyDetector& novelty) {
                Counted(stats.novel_exceptions, "new exception", "new exceptions"),
                Counted(stats.novel_templates, "new warning", "new warnings"), Counted(stats.surges, "surge", "surges"),
                evicted);
-  spdlog::debug("novelty: {} records settled by their shape, {} of those handed out by shape decoded", stats.by_shape,
-                stats.shape_misses);
+  spdlog::debug("novelty: {} records settled by their shape, {} handed out by their shape and decoded",
+                stats.by_shape, stats.shape_misses);
 }
 
 Status ApplyClockOptions(const CommonOptions& options, CorrelatorOptions* correlator) {
@@ -90,6 +90,10 @@ Status ApplyClockOptions(const CommonOptions& options, CorrelatorOptions* correl
   }
   correlator->max_clock_jump = *jump;
   return Status();
+}
+
+Duration SettleWithin(const CorrelatorOptions& correlator) {
+  return std::min<Duration>(std::chrono::minutes(1), correlator.max_clock_jump / 2);
 }
 
 void AddLoggingOption(po::options_description* description, CommonOptions* options) {

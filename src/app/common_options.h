@@ -80,6 +80,10 @@ std::unique_ptr<const Catalog> LoadConfiguredCatalog(const CommonOptions& option
 // Resolves --max-clock-jump into *correlator.
 Status ApplyClockOptions(const CommonOptions& options, CorrelatorOptions* correlator);
 
+// How soon after its input's newest stamp a quiet run may settle a notable line by its
+// shape (RecordReaderOptions::settle_within): well inside what the event clock takes as it is.
+Duration SettleWithin(const CorrelatorOptions& correlator);
+
 // Resolves --format, --timezone, --max-line-bytes and --node into reader options.
 Result<RecordReaderOptions> ReaderOptions(const CommonOptions& options);
 

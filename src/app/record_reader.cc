@@ -5,6 +5,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "learn/novelty_detector.h"
+
 namespace foreshock {
 namespace {
 
@@ -126,7 +128,9 @@ bool RecordReader::TakeQuiet(std::string_view line, std::string_view after, LogR
   FillFromHeader(header_, record);
   if (deferred) {
     record->raw.assign(line);
-    record->shape = ShapeOf(line);
+    const RecordShape shape = ShapeOf(header_);
+    record->shape = shape.id;
+    record->shape_values = shape.values;
   }
   AdvanceProcessed(framer_.line_end(), line_number_);
   ++stats_.header_only;
@@ -166,12 +170,18 @@ uint64_t RecordReader::SkipQuietRun(TimePoint before, TimePoint* newest) {
     const size_t record_end = at + record.size();
     std::string_view format;
     bool may_match = false;
-    if (!DecodeHeaderOnly(record, *options, &header_, &format, &may_match)) {
+    bool notable = false;  // a notable line to settle by its shape
+    const bool settle = options_.settle_shapes != nullptr && lines == 1;
+    if (!DecodeHeaderOnly(record, *options, &header_, &format, &may_match, settle ? &notable : nullptr)) {
       // Where the record ends in the stream: the framer stands at data_[framed_].
       if (may_match) RememberMayMatch(framer_.line_end() + (record_end + 1 - framed_), record.size());
       break;
     }
     if (!header_.has_time || header_.time >= before) break;  // Read() hands it out
+    if (notable) {
+      if (!SettleInRun(skipped > 0 ? latest : TimePoint::min())) break;
+      ++stats_.settled_in_runs;
+    }
     // What TakeQuiet() (or DecodeNext()), Finish() and ApplyHints() do for a header-only
     // record with a time (the counts and times of the whole run are settled after the loop).
     CountRecord(record, /*envelope=*/"", format);
@@ -197,6 +207,20 @@ uint64_t RecordReader::SkipQuietRun(TimePoint before, TimePoint* newest) {
     framed_ = at;
   }
   return skipped;
+}
+
+bool RecordReader::SettleInRun(TimePoint newest) {
+  // In the input's order, and near its newest stamp, as the event clock takes it as it is.
+  if (!have_time_) return false;
+  newest = std::max(newest, last_time_);
+  if (header_.time < newest || header_.time - newest >= options_.settle_within) return false;
+  // The node and cluster Finish() would give it: a quiet run's records have no envelope.
+  const std::string_view node = header_.node.empty() ? std::string_view(options_.default_node) : header_.node;
+  const std::string_view cluster =
+      header_.cluster.empty() ? std::string_view(options_.default_cluster) : header_.cluster;
+  // The records before it in the run moved event time, as they would have one by one.
+  options_.settle_shapes->Cover(newest);
+  return options_.settle_shapes->SettleShaped({header_.time, node, cluster, ShapeOf(header_)});
 }
 
 bool RecordReader::PlainRecordSpan(std::string_view buffer, size_t at, size_t first_end, std::string_view* record,

@@ -44,6 +44,8 @@
 
 namespace foreshock {
 
+class NoveltyDetector;
+
 struct RecordReaderOptions {
   std::string format = "auto";  // "auto", an envelope name, or a decoder name
   std::shared_ptr<const TimeZone> zone = std::make_shared<TimeZone>(TimeZone::Utc());
@@ -60,6 +62,13 @@ struct RecordReaderOptions {
   // over: a single line is handed out header-only with its line and shape (LogRecord::raw,
   // ::shape) for the detector to decode if it must, anything else decoded in full.
   bool keep_notable = false;
+  // With keep_notable, for a reader used on the detector's own thread (not a
+  // PrefetchingReader's): a quiet run passes over a notable line too when the detector
+  // settles it by its shape (NoveltyDetector::SettleShaped), as it would the record handed
+  // out. Only a line stamped in its input's order, less than `settle_within` after the
+  // input's newest, is so settled: the event clock takes such a stamp as it is.
+  NoveltyDetector* settle_shapes = nullptr;
+  Duration settle_within = std::chrono::minutes(1);
 };
 
 struct InputStats {
@@ -73,6 +82,7 @@ struct InputStats {
   uint64_t header_only = 0; // ruled out by the prefilter on their raw text, decoded header-only
   uint64_t quiet_lane = 0;  // of those, one-line records decoded straight from the read buffer
   uint64_t quiet_run = 0;   // of those, passed over in runs (SkipQuietRun), never handed out
+  uint64_t settled_in_runs = 0;  // of those, notable lines the detector settled by shape
   // Records per "envelope/format" ("journald-json/es-plain", "/ecs"), with the first line of
   // each, for --explain-format.
   std::map<std::string, uint64_t> formats;
@@ -158,6 +168,9 @@ class RecordReader final : public RecordStream {
   // assembles it.
   bool PlainRecordSpan(std::string_view buffer, size_t at, size_t first_end, std::string_view* record,
                        uint64_t* lines) const;
+  // For a quiet run: whether options_.settle_shapes settles the notable line header_ read,
+  // the run's records before it stamped up to `newest`.
+  bool SettleInRun(TimePoint newest);
   // The cheap path, for records the prefilter rules out on their raw text: time, node and
   // cluster without a full parse, as views into `text`. False (and *header unspecified)
   // when it does not apply. `options` is line_options_ for a single framed line,

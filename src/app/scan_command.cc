@@ -42,6 +42,7 @@ void LogSummary(const std::vector<std::unique_ptr<RecordReader>>& readers, const
     total.header_only += stats.header_only;
     total.quiet_lane += stats.quiet_lane;
     total.quiet_run += stats.quiet_run;
+    total.settled_in_runs += stats.settled_in_runs;
   }
   const PipelineSummary& summary = pipeline.summary();
   spdlog::info("{}, {}, {}, {}; {} malformed (searched as text), "
@@ -50,9 +51,9 @@ void LogSummary(const std::vector<std::unique_ptr<RecordReader>>& readers, const
                Counted(summary.hits, "pattern hit", "pattern hits"), Counted(summary.alerts, "alert", "alerts"),
                total.malformed, total.unreadable, total.truncated, total.no_time);
   spdlog::debug("literal prefilter: {} literals; {} records decoded header-only on their raw bytes "
-                "({} on the quiet lane, {} of them passed over in quiet runs); {} checks stopped, {} "
-                "let through to the regexes; {} matched pattern by pattern",
-                matcher.atom_count(), total.header_only, total.quiet_lane, total.quiet_run,
+                "({} on the quiet lane, {} of them passed over in quiet runs, {} of those settled by their "
+                "shape for novelty); {} checks stopped, {} let through to the regexes; {} matched pattern by pattern",
+                matcher.atom_count(), total.header_only, total.quiet_lane, total.quiet_run, total.settled_in_runs,
                 matcher.prefilter_skipped(),
                 matcher.prefilter_passed(),
                 matcher.fallback_count());
@@ -177,6 +178,8 @@ int RunScan(const Args& args) {
     RecordReaderOptions per_input = *reader_options;
     if (!common.exhaustive) per_input.prefilter = matcher->get();
     per_input.keep_notable = *novelty != nullptr;
+    per_input.settle_shapes = novelty->get();
+    per_input.settle_within = SettleWithin(correlator_options);
     per_input.default_node = DefaultNode(common, path);
     per_input.default_cluster = DefaultCluster(common, path);
     auto reader = RecordReader::Create(std::move(source).value(), per_input);

@@ -188,6 +188,9 @@ int RunWatch(const Args& args) {
   CorrelatorOptions correlator_options;
   correlator_options.allowed_lateness = *late;
   if (Status clock = ApplyClockOptions(common, &correlator_options); !clock.ok()) return UsageError(clock.message());
+  // The follower's readers run on the pipeline's thread.
+  follow.reader.settle_shapes = novelty.get();
+  follow.reader.settle_within = SettleWithin(correlator_options);
   if (!state_dir.empty()) std::filesystem::create_directories(state_dir);
   output_options.has_state_dir = true;
   auto outputs = Outputs::Build(output_options, state_dir);

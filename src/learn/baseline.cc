@@ -130,6 +130,41 @@ void Baseline::Learn(const LearnedRecord& record) {
   }
 }
 
+LearnedPlace Baseline::PlaceOf(const LearnedRecord& record) {
+  LearnedPlace place;
+  const auto cluster = clusters_.find(record.cluster);
+  if (cluster == clusters_.end()) return place;
+  place.cluster = &cluster->second;
+  if (record.template_text != nullptr) {
+    const auto stats = record.template_key != nullptr
+                           ? place.cluster->templates.find(*record.template_key)
+                           : place.cluster->templates.find(TemplateKey(record.logger, *record.template_text));
+    if (stats != place.cluster->templates.end()) {
+      place.stats = &stats->second;
+      if (const auto node = stats->second.nodes.find(record.node); !record.node.empty() && node != stats->second.nodes.end()) {
+        place.node_count = &node->second;
+      }
+    }
+  }
+  if (record.classes != nullptr) {
+    for (const std::string& name : *record.classes) {
+      if (const auto stats = place.cluster->exceptions.find(name); stats != place.cluster->exceptions.end()) {
+        place.classes.push_back(&stats->second);
+      }
+    }
+  }
+  return place;
+}
+
+void Baseline::LearnAt(const LearnedPlace& place, TimePoint time, Level level) {
+  if (place.stats != nullptr) {
+    Join(time, time, 1, &place.stats->first, &place.stats->last, &place.stats->count);
+    place.stats->level = std::max(place.stats->level, level);
+    if (place.node_count != nullptr) ++*place.node_count;
+  }
+  for (ClassStats* stats : place.classes) Join(time, time, 1, &stats->first, &stats->last, &stats->count);
+}
+
 void Baseline::Evict(ClusterBaseline* cluster) {
   // The rarest tenth goes at once (least count, then longest unseen), so eviction is not
   // paid again on the next new template.

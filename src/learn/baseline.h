@@ -66,6 +66,16 @@ struct LearnedRecord {
   const std::string* template_key = nullptr;   // TemplateKey(logger, *template_text), when known
 };
 
+// Where Learn() counts a record, found once (Baseline::PlaceOf()) for records of one kind
+// learned again and again (Baseline::LearnAt()): the novelty detector's known shapes. Valid
+// until a template is evicted (Baseline::evictions() changes) or the baseline is replaced.
+struct LearnedPlace {
+  ClusterBaseline* cluster = nullptr;
+  TemplateStats* stats = nullptr;   // null: not a WARN+ record
+  uint64_t* node_count = nullptr;   // the node's count of the template; null: not counted
+  std::vector<ClassStats*> classes;
+};
+
 // "logger\x1ftemplate": how templates are keyed.
 std::string TemplateKey(std::string_view logger, std::string_view text);
 
@@ -75,6 +85,10 @@ class Baseline {
   explicit Baseline(size_t max_templates = 5000, size_t max_saved_templates = 2000);
 
   void Learn(const LearnedRecord& record);
+  // Where a record Learn() has learned is counted; LearnAt() then learns a record that would
+  // be counted there, at `time` and `level`, as Learn() would.
+  LearnedPlace PlaceOf(const LearnedRecord& record);
+  static void LearnAt(const LearnedPlace& place, TimePoint time, Level level);
   // Event time the inputs ran through, whether or not a record was learned then: what
   // turns counts into rates. Stretches less than an hour apart are one.
   void Cover(TimePoint time);

@@ -1,6 +1,8 @@
 #include "learn/message_template.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cctype>
 #include <cstring>
 
@@ -14,7 +16,7 @@ constexpr std::string_view kMask = "<*>";
 // mapping) more often than words.
 constexpr size_t kMaxMessageBytes = 1024;
 
-bool IsSeparator(char c) {
+constexpr bool IsSeparator(char c) {
   switch (c) {
     case ' ': case '\t': case '[': case ']': case '(': case ')': case '{': case '}': case ',': case ';':
     case '"': case '\'': case '=': case '<': case '>': case '|':
@@ -199,39 +201,115 @@ std::string TemplateOf(std::string_view message, std::string_view node, std::str
   return out;
 }
 
-uint64_t ShapeOf(std::string_view line) {
-  // The line with its digit runs collapsed, built up and then hashed a word a step: most
-  // bytes are not digits, and a word with none is copied at once.
-  thread_local std::string collapsed;
-  collapsed.clear();
-  const auto letter = [](char c) { return IsUpper(c) || IsLower(c); };
-  const size_t size = line.size();
-  size_t i = 0;
-  while (i < size) {
-    if (i + 8 <= size) {
+namespace {
+
+// A shape's text is the record's with each value taken out: a piece (bytes between
+// separators, as TemplateOf() tells them, or a backslash: no escape spans two pieces) that
+// holds a digit and does not name a class becomes kMark. A \x01 of the text itself is a
+// separator written as kLiteralMarkByte: no text reads as another's marks.
+constexpr char kMarkByte = '\x01';
+constexpr std::string_view kMark = "\x01\x03";
+constexpr std::string_view kLiteralMarkByte = "\x01\x02";
+
+constexpr std::array<bool, 256> kEndsPiece = [] {
+  std::array<bool, 256> table{};
+  for (int c = 0; c < 256; ++c) {
+    table[static_cast<size_t>(c)] = IsSeparator(static_cast<char>(c)) || c == '\\' || c == kMarkByte;
+  }
+  return table;
+}();
+bool EndsPiece(char c) { return kEndsPiece[static_cast<unsigned char>(c)]; }
+
+// Whether a piece holding a digit may name a class with it ("Http2Exception"): the only
+// digits ExceptionClassesIn() reads are in names ending "Exception" or "Error".
+bool MayNameClass(std::string_view piece) {
+  // Most pieces hold no 'E' at all (an address, a size, an id), and that is told at once.
+  if (std::none_of(piece.begin(), piece.end(), [](char c) { return c == 'E'; })) return false;
+  return piece.find("Exception") != std::string_view::npos || piece.find("Error") != std::string_view::npos;
+}
+
+// Appends `part` to *out as a shape's text (see above); the pieces taken out go into *values.
+// Most words of a message hold no digit (nor kMarkByte) and are copied at once; where one
+// does, its piece is looked at.
+void AppendShapeText(std::string_view part, std::string* out, uint64_t* values) {
+  const size_t start = out->size();
+  out->resize(start + 2 * part.size() + 8);  // room for marks, and to store whole words
+  char* const first = out->data() + start;
+  char* to = first;
+  const char* const begin = part.data();
+  const char* const end = begin + part.size();
+  const char* at = begin;
+  while (at < end) {
+    if (end - at >= 8) {
       uint64_t word;
-      std::memcpy(&word, line.data() + i, 8);
-      const uint64_t offset = word ^ 0x3030303030303030ULL;  // a digit's byte becomes 0..9
-      if (((offset - 0x0A0A0A0A0A0A0A0AULL) & ~offset & 0x8080808080808080ULL) == 0) {
-        collapsed.append(line.data() + i, 8);
-        i += 8;
+      std::memcpy(&word, at, 8);
+      // Bytes that are digits, or kMarkByte; the lowest flagged is one (a borrow only flags
+      // bytes above a true one).
+      const uint64_t digits = word ^ 0x3030303030303030ULL;  // a digit's byte becomes 0..9
+      const uint64_t marks = word ^ 0x0101010101010101ULL;   // kMarkByte's becomes 0
+      const uint64_t flagged =
+          (((digits - 0x0A0A0A0A0A0A0A0AULL) & ~digits) | ((marks - 0x0101010101010101ULL) & ~marks)) &
+          0x8080808080808080ULL;
+      std::memcpy(to, at, 8);
+      if (flagged == 0) {
+        to += 8;
+        at += 8;
         continue;
       }
-    }
-    if (!IsDigit(line[i])) {
-      collapsed.push_back(line[i++]);
+      const size_t before = static_cast<size_t>(std::countr_zero(flagged)) / 8;
+      to += before;
+      at += before;
+    } else if (!IsDigit(*at) && *at != kMarkByte) {
+      *to++ = *at++;
       continue;
     }
-    size_t end = i;
-    while (end < size && IsDigit(line[end])) ++end;
-    if (i > 0 && letter(line[i - 1]) && end < size && letter(line[end])) {
-      collapsed.append(line.data() + i, end - i);
-    } else {
-      collapsed.push_back('#');
+    if (*at == kMarkByte) {
+      std::memcpy(to, kLiteralMarkByte.data(), kLiteralMarkByte.size());
+      to += kLiteralMarkByte.size();
+      ++at;
+      continue;
     }
-    i = end;
+    // A digit: its piece began where the last separator before it ends (copied as it is,
+    // holding no digit, since the last piece looked at ended before it).
+    const char* piece = at;
+    while (piece > begin && !EndsPiece(piece[-1])) --piece;
+    const char* piece_end = at + 1;
+    while (piece_end < end && !EndsPiece(*piece_end)) ++piece_end;
+    const std::string_view text(piece, static_cast<size_t>(piece_end - piece));
+    to -= at - piece;
+    if (MayNameClass(text)) {
+      std::memcpy(to, piece, text.size());
+      to += text.size();
+    } else {
+      std::memcpy(to, kMark.data(), kMark.size());
+      to += kMark.size();
+      *values = WordHash(text, *values);
+    }
+    at = piece_end;
   }
-  return WordHash(collapsed);
+  out->resize(static_cast<size_t>(to - first) + start);
+}
+
+}  // namespace
+
+RecordShape ShapeOf(const RecordHeader& header) {
+  // Level, logger and dataset as they stand (a digit there is not a value), then each part
+  // as a shape's text, hashed a word a step.
+  thread_local std::string collapsed;
+  collapsed.clear();
+  collapsed.push_back(static_cast<char>(header.level));
+  collapsed.append(header.logger);
+  collapsed.push_back('\x1f');
+  collapsed.append(header.dataset);
+  collapsed.push_back('\x1f');
+  RecordShape shape;
+  shape.values = kFnv1aBasis;
+  for (std::string_view part : header.searchable()) {
+    AppendShapeText(part, &collapsed, &shape.values);
+    collapsed.push_back('\x1e');
+  }
+  shape.id = WordHash(collapsed);
+  return shape;
 }
 
 std::vector<std::string> ExceptionClassesIn(std::string_view text) {

@@ -18,6 +18,8 @@
 #include <string_view>
 #include <vector>
 
+#include "decode/decoder.h"
+
 namespace foreshock {
 
 inline constexpr size_t kMaxTemplateBytes = 240;
@@ -25,12 +27,21 @@ inline constexpr size_t kMaxTemplateBytes = 240;
 // The template of `message` (its first line only), given the node and cluster that wrote it.
 std::string TemplateOf(std::string_view message, std::string_view node = {}, std::string_view cluster = {});
 
-// A line's shape: a hash of its bytes with each run of digits taken as one, except a run
-// between two letters (the 2 of Http2Exception). Two records whose lines have one shape, of
-// the same node and cluster, with messages under kMaxShapedMessageBytes, have the same
-// template, exception classes, logger, level and dataset: what TemplateOf() and
-// ExceptionClassesIn() read never depends on the digits so taken out.
-uint64_t ShapeOf(std::string_view line);
+// What the novelty detector knows a record by without decoding it, from its header
+// (read with DecodeOptions::header_level). `id` hashes its level, logger and dataset as
+// they stand, and its text's parts with each value taken out: a piece of text between
+// separators (those TemplateOf() splits tokens at, and backslashes) that holds a digit,
+// unless it may name a class ("Http2Exception"). Two records of one id, of the same node and
+// cluster, with messages under kMaxShapedMessageBytes and no control-character escape, have
+// the same template, exception classes, logger, level and dataset: TemplateOf() masks every
+// token holding a digit, whatever it holds besides, and ExceptionClassesIn() reads digits only
+// in names ending "Exception" or "Error". `values` hashes the pieces taken out: with the id,
+// node and time it tells one record from another.
+struct RecordShape {
+  uint64_t id = 0;
+  uint64_t values = 0;
+};
+RecordShape ShapeOf(const RecordHeader& header);
 inline constexpr size_t kMaxShapedMessageBytes = 1000;
 
 // The exception classes `text` names, by simple name, in the order they first appear (a

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cinttypes>
+#include <climits>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <set>
 
 #include "base/fnv1a.h"
@@ -36,9 +38,14 @@ std::string TemplateId(const std::string& key) {
   return text;
 }
 
-// The same record read twice hashes the same: by its line as read when the reader kept it.
+// The same record read twice hashes the same: by its shape when the reader gave one (a
+// record settled by its shape is never decoded), else by its text.
+uint64_t ShapedRecordHash(const RecordShape& shape, std::string_view node) {
+  return WordHash(node, (shape.id ^ shape.values) * 0x9E3779B97F4A7C15ULL);
+}
 uint64_t RecordHash(const LogRecord& record) {
-  return WordHash(record.raw.empty() ? record.text : record.raw, Fnv1a(record.node));
+  if (record.shape != 0) return ShapedRecordHash({record.shape, record.shape_values}, record.node);
+  return WordHash(record.text, Fnv1a(record.node));
 }
 
 std::string PerDay(uint64_t count, Duration covered) {
@@ -157,9 +164,10 @@ void NoveltyDetector::NoteLifecycle(const LogRecord& record) {
   }
 }
 
-bool NoveltyDetector::InLifecycle(const LogRecord& record) const {
-  const auto it = lifecycle_until_.find(record.node);
-  return it != lifecycle_until_.end() && record.time <= it->second;
+bool NoveltyDetector::InLifecycle(std::string_view node, TimePoint time) const {
+  if (lifecycle_until_.empty()) return false;
+  const auto it = lifecycle_until_.find(std::string(node));
+  return it != lifecycle_until_.end() && time <= it->second;
 }
 
 uint64_t NoveltyDetector::RateKey(std::string_view node, std::string_view key) {
@@ -182,9 +190,13 @@ bool NoveltyDetector::AddSighting(Window* window, Sighting sighting, Duration sp
   }
   const TimePoint time = sighting.time;
   while (!window->empty() && window->front().time < time - span) window->pop_front();
-  window->insert(std::upper_bound(window->begin(), window->end(), time,
-                                  [](TimePoint t, const Sighting& s) { return t < s.time; }),
-                 std::move(sighting));
+  if (window->empty() || window->back().time <= time) {
+    window->push_back(std::move(sighting));
+  } else {
+    window->insert(std::upper_bound(window->begin(), window->end(), time,
+                                    [](TimePoint t, const Sighting& s) { return t < s.time; }),
+                   std::move(sighting));
+  }
   return true;
 }
 
@@ -196,7 +208,7 @@ void NoveltyDetector::Observe(const LogRecord& record, bool catalog_hit, std::ve
   const std::string text = warn ? TemplateOf(record.message(), record.node, record.cluster) : std::string();
   const std::string key = warn ? TemplateKey(record.logger, text) : std::string();
   // Judged against what was known before this record, then learned.
-  const bool lifecycle = InLifecycle(record);
+  const bool lifecycle = InLifecycle(record.node, record.time);
   if (!options_.detect) {
     // Learning only.
   } else if (!catalog_hit && !lifecycle) {
@@ -243,85 +255,131 @@ void NoveltyDetector::Observe(const LogRecord& record, bool catalog_hit, std::ve
       known = known && (!warn || Lookup(&ClusterBaseline::templates, record.cluster, key, record.time).known);
     }
     if (known) {
-      Memoize(record, {benign, warn, record.logger, text, key, classes, std::string(record.message().substr(0, 300)),
-                       record.time});
+      KnownShape shape;
+      shape.benign = benign;
+      shape.warn = warn;
+      shape.level = record.level;
+      shape.template_text = text;
+      shape.since = record.time;
+      Memoize(record, key, classes, std::move(shape));
     }
   }
 }
 
-uint64_t NoveltyDetector::ShapeKey(const LogRecord& record) {
-  return Fnv1a(record.cluster, Fnv1a(record.node, record.shape));
+uint64_t NoveltyDetector::ShapeKey(uint64_t shape, std::string_view node, std::string_view cluster) {
+  return WordHash(cluster, WordHash(node, shape) ^ 0x1f);
 }
 
-void NoveltyDetector::Memoize(const LogRecord& record, KnownShape known) {
+void NoveltyDetector::Memoize(const LogRecord& record, const std::string& key, const std::vector<std::string>& classes,
+                              KnownShape known) {
   if (!shapes_usable_) return;
   if (shapes_.size() >= kMaxShapes) shapes_.clear();
-  shapes_[ShapeKey(record)] = std::move(known);
+  // Learn() has just counted the record: its place is there.
+  known.place = learned_.PlaceOf({record.cluster, record.node, record.time, record.level, record.logger, {},
+                                  known.warn ? &known.template_text : nullptr, &classes, known.warn ? &key : nullptr});
+  if (known.warn) {
+    known.rate_key = RateKey(record.node, key);
+    if (reference_) known.reference_rate = RateOf(record, key);
+  }
+  shapes_[ShapeKey(record.shape, record.node, record.cluster)] = std::move(known);
+}
+
+std::optional<NoveltyDetector::SurgeRate> NoveltyDetector::RateFrom(uint64_t written, uint64_t count,
+                                                                    Duration covered) const {
+  // One added to the node's count, so a template seen once is not a certainty.
+  if (covered < options_.surge_needs || surge_seen_ < 0) return std::nullopt;
+  const double expected = static_cast<double>(written + 1) * std::chrono::duration<double>(options_.surge_window).count() /
+                          std::chrono::duration<double>(covered).count();
+  return SurgeRate{expected, count, covered};
 }
 
 std::optional<NoveltyDetector::SurgeRate> NoveltyDetector::RateOf(const LogRecord& record, const std::string& key) const {
   // The given baseline's, else what this run learned before (a rate needs surge_needs of
-  // history); one added to the node's count, so a template seen once is not a certainty.
+  // history).
   const Baseline* source = reference_ ? &*reference_ : &learned_;
-  const Duration covered = source->covered();
-  if (covered < options_.surge_needs || surge_seen_ < 0) return std::nullopt;
   const ClusterBaseline* cluster = source->For(record.cluster);
   if (cluster == nullptr) return std::nullopt;
   const auto stats = cluster->templates.find(key);
   if (stats == cluster->templates.end()) return std::nullopt;
   const auto node = stats->second.nodes.find(record.node);
   const uint64_t written = node == stats->second.nodes.end() ? 0 : node->second;
-  const double expected = static_cast<double>(written + 1) * std::chrono::duration<double>(options_.surge_window).count() /
-                          std::chrono::duration<double>(covered).count();
-  return SurgeRate{expected, stats->second.count, covered};
+  return RateFrom(written, stats->second.count, source->covered());
 }
 
-bool NoveltyDetector::Surges(int observed, double expected) const {
-  return observed >= options_.surge_min && PoissonTail(observed, expected) < options_.surge_p;
+std::optional<NoveltyDetector::SurgeRate> NoveltyDetector::RateOf(const KnownShape& shape) const {
+  if (reference_) return shape.reference_rate;
+  // What this run learned: the shape's own cluster and template (learned_.For() finds a
+  // cluster a record was learned in as itself).
+  if (shape.place.stats == nullptr) return std::nullopt;
+  const uint64_t written = shape.place.node_count == nullptr ? 0 : *shape.place.node_count;
+  return RateFrom(written, shape.place.stats->count, learned_.covered());
 }
 
-bool NoveltyDetector::WouldSurge(const LogRecord& record, const std::string& key) const {
-  const std::optional<SurgeRate> rate = RateOf(record, key);
-  if (!rate) return false;
-  int observed = 1;
-  if (const auto window = rates_.find(RateKey(record.node, key)); window != rates_.end()) {
-    observed += CountWithin(window->second, record.time, options_.surge_window);
+int NoveltyDetector::SurgeThreshold(double expected) const {
+  // Most asks are of a few rates (a given baseline's are fixed): kept in a small table.
+  uint64_t bits;
+  std::memcpy(&bits, &expected, sizeof bits);
+  auto& [asked, answer] = thresholds_[(bits ^ (bits >> 29)) % thresholds_.size()];
+  if (asked == expected) return answer;
+  asked = expected;
+  answer = WorkOutSurgeThreshold(expected);
+  return answer;
+}
+
+int NoveltyDetector::WorkOutSurgeThreshold(double expected) const {
+  const auto surges = [&](int observed) { return PoissonTail(observed, expected) < options_.surge_p; };
+  int low = std::max(options_.surge_min, 1);
+  if (surges(low)) return low;
+  // The tail at `low` is not small enough: double past the mean until it is, then halve
+  // the gap.
+  int high = std::max(low + 1, static_cast<int>(std::min(expected, 1e9)) + 1);
+  while (!surges(high)) {
+    if (high >= (1 << 30)) return INT_MAX;  // never, in practice
+    low = high;
+    high *= 2;
   }
-  return Surges(observed, rate->expected);
+  while (high - low > 1) {
+    const int middle = low + (high - low) / 2;
+    (surges(middle) ? high : low) = middle;
+  }
+  return high;
 }
 
-bool NoveltyDetector::ObserveShape(const LogRecord& record) {
+bool NoveltyDetector::SettleShaped(const ShapedLine& line) {
   if (!options_.detect || learned_.evictions() != evicted_seen_) {
     // Learning dropped a template: what was known of shapes may be no more.
     evicted_seen_ = learned_.evictions();
     shapes_.clear();
     return false;
   }
-  const auto it = shapes_.find(ShapeKey(record));
-  if (it == shapes_.end() || record.time < it->second.since) {
-    ++stats_.shape_misses;
-    return false;
-  }
-  const KnownShape& shape = it->second;
-  const bool lifecycle = InLifecycle(record);
-  if (!lifecycle && !shape.benign && shape.warn && WouldSurge(record, shape.key)) {
-    ++stats_.shape_misses;
-    return false;
+  const auto it = shapes_.find(ShapeKey(line.shape.id, line.node, line.cluster));
+  if (it == shapes_.end() || line.time < it->second.since) return false;
+  KnownShape& shape = it->second;
+  const bool lifecycle = InLifecycle(line.node, line.time);
+  if (!lifecycle && !shape.benign && shape.warn) {
+    // Counted towards its template's surge, unless the count would raise one: then the
+    // record is decoded, for the alert to quote it.
+    if (const std::optional<SurgeRate> rate = RateOf(shape)) {
+      Window& times = rates_[shape.rate_key];
+      // Sightings before the window go now (AddSighting() would drop them next): in time
+      // order, the window's count is then its size.
+      while (!times.empty() && times.front().time < line.time - options_.surge_window) times.pop_front();
+      const int within = times.empty() || times.back().time <= line.time
+                             ? static_cast<int>(times.size())
+                             : CountWithin(times, line.time, options_.surge_window);
+      if (1 + within >= SurgeThreshold(rate->expected)) return false;
+      AddSighting(&times, {line.time, ShapedRecordHash(line.shape, line.node), {}}, options_.surge_window);
+      Bound(&rates_, line.time);  // `times` may be gone now
+    }
   }
   ++stats_.by_shape;
   if (lifecycle) {
     ++stats_.lifecycle;
   } else {
     ++stats_.examined;
-    if (shape.benign) {
-      ++stats_.benign;
-    } else if (shape.warn) {
-      std::vector<PatternHit> none;
-      ObserveSurge(record, shape.key, shape.template_text, &none);  // counted; it raises nothing (WouldSurge)
-    }
+    if (shape.benign) ++stats_.benign;
   }
-  learned_.Learn({record.cluster, record.node, record.time, record.level, shape.logger, shape.example,
-                  shape.warn ? &shape.template_text : nullptr, &shape.classes, shape.warn ? &shape.key : nullptr});
+  Baseline::LearnAt(shape.place, line.time, shape.level);
   return true;
 }
 
@@ -368,7 +426,7 @@ void NoveltyDetector::ObserveSurge(const LogRecord& record, const std::string& k
   if (!AddSighting(&times, {record.time, RecordHash(record), {}}, options_.surge_window)) return;  // a repeat
   const int observed = CountWithin(times, record.time, options_.surge_window);
   Bound(&rates_, record.time);  // `times` may be gone now
-  if (!Surges(observed, rate->expected)) return;
+  if (observed < SurgeThreshold(rate->expected)) return;
   ++stats_.surges;
   PatternHit hit;
   hit.pattern = surge_seen_;

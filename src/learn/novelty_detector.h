@@ -22,6 +22,7 @@
 // are never novel. Everything it
 // looks at is learned (learned()), with the event time the run covered. Not thread-safe.
 
+#include <array>
 #include <deque>
 #include <map>
 #include <optional>
@@ -34,6 +35,7 @@
 #include "catalog/catalog.h"
 #include "decode/log_record.h"
 #include "learn/baseline.h"
+#include "learn/message_template.h"
 #include "match/pattern_hit.h"
 
 namespace foreshock {
@@ -62,8 +64,8 @@ struct NoveltyStats {
   uint64_t novel_exceptions = 0;
   uint64_t novel_templates = 0;
   uint64_t surges = 0;
-  uint64_t by_shape = 0;     // records settled by their shape, without decoding
-  uint64_t shape_misses = 0;  // records handed out by shape that had to be decoded
+  uint64_t by_shape = 0;      // records settled by their shape, without decoding
+  uint64_t shape_misses = 0;  // records handed out by their shape that had to be decoded
 };
 
 // Whether `entry` covers `record`; with `exception_class`, whether it makes that class no
@@ -91,13 +93,31 @@ class NoveltyDetector {
   }
   // `catalog_hit`: a curated pattern matched the record. Appends hits on learned patterns.
   void Observe(const LogRecord& record, bool catalog_hit, std::vector<PatternHit>* hits);
-  // A record the reader handed out header-only by its shape (LogRecord::shape): true when
-  // what the detector knows of the shape settles it (a benign or known record, no surge to
-  // raise), exactly as Observe() of the record decoded in full would have; false when the
-  // caller must decode LogRecord::raw and call Observe().
-  bool ObserveShape(const LogRecord& record);
-  // Event time the inputs ran through (every record, quiet ones too).
-  void Cover(TimePoint time) { learned_.Cover(time); }
+  // A WARN+ or exception line known by its shape and header, not decoded: one the reader
+  // handed out header-only (LogRecord::shape), or one a quiet run would pass over but for
+  // the detector (RecordReaderOptions::settle_shapes).
+  struct ShapedLine {
+    TimePoint time{};
+    std::string_view node;
+    std::string_view cluster;
+    RecordShape shape;
+  };
+  // True when what the detector knows of the line's shape settles it (a benign or known
+  // record, no surge to raise): it is counted and learned exactly as Observe() of the record
+  // decoded in full would have; false when the caller must decode it and call Observe().
+  bool SettleShaped(const ShapedLine& line);
+  // SettleShaped() of a record the reader handed out by its shape.
+  bool ObserveShape(const LogRecord& record) {
+    if (SettleShaped({record.time, record.node, record.cluster, {record.shape, record.shape_values}})) return true;
+    ++stats_.shape_misses;
+    return false;
+  }
+  // Event time the inputs ran through (every record, quiet ones too): the newest so far.
+  void Cover(TimePoint time) {
+    if (time <= covered_to_) return;
+    covered_to_ = time;
+    learned_.Cover(time);
+  }
 
   // Whether alerts of learned rules may be more than info: a baseline was given, or the run
   // has learned at least `maturity` of history.
@@ -107,7 +127,11 @@ class NoveltyDetector {
   // outlive *this. What was learned stays.
   void SetCatalog(const Catalog& catalog);
   // What an earlier run learned (watch's state): it goes on from there.
-  void RestoreLearned(Baseline learned) { learned_ = std::move(learned); }
+  void RestoreLearned(Baseline learned) {
+    learned_ = std::move(learned);
+    covered_to_ = TimePoint::min();
+    shapes_.clear();  // they point into what was learned
+  }
   const NoveltyStats& stats() const { return stats_; }
 
  private:
@@ -127,26 +151,12 @@ class NoveltyDetector {
   // ES's Node logger says when a node starts and stops (the catalog's es.node.lifecycle
   // makes those lines reach the detector past the quiet lane).
   void NoteLifecycle(const LogRecord& record);
-  bool InLifecycle(const LogRecord& record) const;
+  bool InLifecycle(std::string_view node, TimePoint time) const;
   void ObserveException(const LogRecord& record, const std::string& name, const std::string& text,
                         const std::string& seen, std::vector<PatternHit>* hits);
   void ObserveSurge(const LogRecord& record, const std::string& key, const std::string& text,
                     std::vector<PatternHit>* hits);
 
-  // What a shape of a node and cluster settles: a record known in full (its classes, and its
-  // template when WARN+), or benign. Kept only while that holds: knowledge grows, and the
-  // memo is emptied when learning drops a template.
-  struct KnownShape {
-    bool benign = false;
-    bool warn = false;
-    std::string logger;
-    std::string template_text;
-    std::string key;  // TemplateKey()
-    std::vector<std::string> classes;
-    std::string example;  // a message of the shape, for learning
-    TimePoint since{};    // known from then on (an earlier record is judged in full)
-  };
-  static uint64_t ShapeKey(const LogRecord& record);
   // A template's baseline rate on a record's node: the count expected in surge_window, and
   // the baseline's count over its covered time (text made only for a hit); none without a
   // baseline rate.
@@ -155,11 +165,41 @@ class NoveltyDetector {
     uint64_t count = 0;
     Duration covered{0};
   };
+  // From the node's count of the template in a baseline, the template's count there, and
+  // the baseline's covered time.
+  std::optional<SurgeRate> RateFrom(uint64_t written, uint64_t count, Duration covered) const;
   std::optional<SurgeRate> RateOf(const LogRecord& record, const std::string& key) const;
-  bool Surges(int observed, double expected) const;
-  // Whether counting this record towards its template's surge could raise one.
-  bool WouldSurge(const LogRecord& record, const std::string& key) const;
-  void Memoize(const LogRecord& record, KnownShape known);
+  // The least count within surge_window that is a surge when `expected` were expected: at
+  // least surge_min, with a Poisson tail under surge_p (the tail falls as the count grows).
+  int SurgeThreshold(double expected) const;
+  int WorkOutSurgeThreshold(double expected) const;
+  // SurgeThreshold()'s answers, by the expected count asked (-1: none yet).
+  mutable std::array<std::pair<double, int>, 64> thresholds_ = [] {
+    std::array<std::pair<double, int>, 64> empty;
+    empty.fill({-1.0, 0});
+    return empty;
+  }();
+
+  // What a shape of a node and cluster settles: a record known in full (its classes, and its
+  // template when WARN+), or benign. Kept only while that holds: knowledge grows, and the
+  // memo is emptied when learning drops a template. What its lines are counted by is found
+  // once, when it is kept.
+  struct KnownShape {
+    bool benign = false;
+    bool warn = false;
+    Level level = Level::kUnknown;
+    std::string template_text;
+    TimePoint since{};    // known from then on (an earlier record is judged in full)
+    uint64_t rate_key = 0;  // RateKey(): its surge window
+    LearnedPlace place;     // where learned_ counts it
+    // The given baseline's rate of its template on its node (fixed); without a baseline
+    // given, the rate is worked out from `place` at each line.
+    std::optional<SurgeRate> reference_rate;
+  };
+  static uint64_t ShapeKey(uint64_t shape, std::string_view node, std::string_view cluster);
+  std::optional<SurgeRate> RateOf(const KnownShape& shape) const;
+  void Memoize(const LogRecord& record, const std::string& key, const std::vector<std::string>& classes,
+               KnownShape known);
   std::unordered_map<uint64_t, KnownShape> shapes_;
   bool shapes_usable_ = true;  // no benign entry depends on the message (or a class)
   uint64_t evicted_seen_ = 0;
@@ -168,6 +208,7 @@ class NoveltyDetector {
   const Catalog* catalog_;
   std::optional<Baseline> reference_;
   Baseline learned_;
+  TimePoint covered_to_ = TimePoint::min();  // the newest time Cover() was given
   NoveltyOptions options_;
   int exception_seen_ = -1;  // pattern indexes; -1 when the catalog lacks the pattern
   int exception_repeated_ = -1;

@@ -37,6 +37,33 @@ TEST(BaselineTest, CountsTemplatesAndClassesPerClusterWithFirstLastAndNodes) {
   EXPECT_EQ(baseline.For("staging"), nullptr);
 }
 
+// The novelty detector's known shapes learn by the place a record is counted at: the same
+// counts, first and last seen, levels and classes as learning each record.
+TEST(BaselineTest, LearningAtARecordsPlaceIsLearningTheRecord) {
+  Baseline whole;
+  Baseline placed;
+  const std::string text = "disk [<*>] slow";
+  const std::vector<std::string> classes = {"IOException", "FileSystemException"};
+  const char* stamps[] = {"2026-11-29T02:00:00Z", "2026-11-29T01:00:00Z", "2026-11-29T04:00:00Z", "2026-11-29T03:00:00Z"};
+  const Level levels[] = {Level::kWarn, Level::kWarn, Level::kError, Level::kWarn};
+  LearnedPlace place;
+  for (size_t i = 0; i < std::size(stamps); ++i) {
+    const LearnedRecord record{"prod", "n1", At(stamps[i]), levels[i], "o.e.x.Logger", "a message", &text, &classes};
+    whole.Learn(record);
+    if (i == 0) {
+      placed.Learn(record);
+      place = placed.PlaceOf(record);
+    } else {
+      Baseline::LearnAt(place, record.time, record.level);
+    }
+  }
+  ASSERT_NE(place.stats, nullptr);
+  ASSERT_NE(place.node_count, nullptr);
+  EXPECT_EQ(place.classes.size(), 2u);
+  EXPECT_EQ(placed.ToJson(), whole.ToJson());
+  EXPECT_EQ(placed.For("prod")->templates.begin()->second.level, Level::kError);
+}
+
 TEST(BaselineTest, CoveredTimeJoinsStretchesLessThanAnHourApart) {
   Baseline baseline;
   for (const char* stamp : {"2026-11-29T00:00:00Z", "2026-11-29T00:40:00Z", "2026-11-29T01:30:00Z",

@@ -190,6 +190,43 @@ TEST_F(NoveltyDetectorTest, ASurgeIsACountTheBaselineRateMakesImprobable) {
   }
 }
 
+// A line the reader settles by its shape (SettleShaped(), no decoding) counts towards its
+// template's surge and is learned exactly as the record decoded in full: the same surge on
+// the same line, the same baseline learned. A line whose count would raise the surge is not
+// settled (its alert quotes it), nor is a shape never met.
+TEST_F(NoveltyDetectorTest, ALineSettledByItsShapeCountsAndLearnsAsItsRecordDecoded) {
+  const TimePoint t0 = At("2026-11-29T02:00:00Z");
+  constexpr uint64_t kShape = 0x5eed;
+  const auto record = [&](int i) {
+    LogRecord shaped = Record(t0 + std::chrono::seconds(30 * i), Level::kWarn, "n1", "disk [y] is slow", "", "o.e.x.Disk");
+    shaped.shape = kShape;
+    shaped.shape_values = static_cast<uint64_t>(i);
+    return shaped;
+  };
+  NoveltyDetector decoded(*catalog_, DayBaseline(24));
+  NoveltyDetector settled(*catalog_, DayBaseline(24));
+  EXPECT_FALSE(settled.SettleShaped({t0, "n1", "prod", {kShape, 0}}));  // never met
+  std::vector<int> surges_decoded;
+  std::vector<int> surges_settled;
+  std::vector<int> settled_lines;
+  for (int i = 1; i <= 12; ++i) {
+    if (!Observe(&decoded, record(i)).empty()) surges_decoded.push_back(i);
+    const LogRecord line = record(i);
+    if (settled.SettleShaped({line.time, line.node, line.cluster, {line.shape, line.shape_values}})) {
+      settled_lines.push_back(i);
+    } else if (!Observe(&settled, line).empty()) {
+      surges_settled.push_back(i);
+    }
+  }
+  EXPECT_EQ(surges_decoded, (std::vector<int>{10, 11, 12}));
+  EXPECT_EQ(surges_settled, surges_decoded);
+  EXPECT_EQ(settled_lines, (std::vector<int>{2, 3, 4, 5, 6, 7, 8, 9}));
+  EXPECT_EQ(settled.learned().ToJson(), decoded.learned().ToJson());
+  EXPECT_EQ(settled.stats().by_shape, 8u);
+  // On another node the shape is not known yet.
+  EXPECT_FALSE(settled.SettleShaped({t0, "n2", "prod", {kShape, 1}}));
+}
+
 TEST_F(NoveltyDetectorTest, WhatARunLearnsIsNewForADayThenNormalAndWarningsWaitForADayOfHistory) {
   NoveltyDetector detector(*catalog_, std::nullopt);
   const TimePoint t0 = At("2026-11-29T00:00:00Z");
