@@ -134,12 +134,12 @@ LearnedPlace Baseline::PlaceOf(const LearnedRecord& record) {
   LearnedPlace place;
   const auto cluster = clusters_.find(record.cluster);
   if (cluster == clusters_.end()) return place;
-  place.cluster = &cluster->second;
+  ClusterBaseline& learned = cluster->second;
   if (record.template_text != nullptr) {
     const auto stats = record.template_key != nullptr
-                           ? place.cluster->templates.find(*record.template_key)
-                           : place.cluster->templates.find(TemplateKey(record.logger, *record.template_text));
-    if (stats != place.cluster->templates.end()) {
+                           ? learned.templates.find(*record.template_key)
+                           : learned.templates.find(TemplateKey(record.logger, *record.template_text));
+    if (stats != learned.templates.end()) {
       place.stats = &stats->second;
       if (const auto node = stats->second.nodes.find(record.node); !record.node.empty() && node != stats->second.nodes.end()) {
         place.node_count = &node->second;
@@ -148,7 +148,7 @@ LearnedPlace Baseline::PlaceOf(const LearnedRecord& record) {
   }
   if (record.classes != nullptr) {
     for (const std::string& name : *record.classes) {
-      if (const auto stats = place.cluster->exceptions.find(name); stats != place.cluster->exceptions.end()) {
+      if (const auto stats = learned.exceptions.find(name); stats != learned.exceptions.end()) {
         place.classes.push_back(&stats->second);
       }
     }

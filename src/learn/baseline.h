@@ -70,7 +70,6 @@ struct LearnedRecord {
 // learned again and again (Baseline::LearnAt()): the novelty detector's known shapes. Valid
 // until a template is evicted (Baseline::evictions() changes) or the baseline is replaced.
 struct LearnedPlace {
-  ClusterBaseline* cluster = nullptr;
   TemplateStats* stats = nullptr;   // null: not a WARN+ record
   uint64_t* node_count = nullptr;   // the node's count of the template; null: not counted
   std::vector<ClassStats*> classes;
