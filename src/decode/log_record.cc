@@ -1,20 +1,10 @@
 #include "decode/log_record.h"
 
 #include <algorithm>
-#include <bit>
 #include <cctype>
-#include <cstdint>
-#include <cstring>
 
 namespace foreshock {
 namespace {
-
-// Four bytes as one word, as memcpy reads them from a text on this machine.
-constexpr uint32_t Word4(const char (&text)[5]) {
-  uint32_t word = 0;
-  for (int i = 3; i >= 0; --i) word = (word << 8) | static_cast<unsigned char>(text[i]);
-  return std::endian::native == std::endian::little ? word : __builtin_bswap32(word);
-}
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
@@ -25,14 +15,7 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-Level ParseLevel(std::string_view text) {
-  // As ES writes them, told at once (the reader asks this of every line when novelty is on).
-  if (text.size() == 4) {
-    uint32_t word;
-    std::memcpy(&word, text.data(), 4);
-    if (word == Word4("INFO")) return Level::kInfo;
-    if (word == Word4("WARN")) return Level::kWarn;
-  }
+Level ParseAnyLevel(std::string_view text) {
   while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
   struct Name {
     std::string_view name;

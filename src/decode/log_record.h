@@ -18,7 +18,14 @@ enum class Level : uint8_t { kUnknown, kTrace, kDebug, kInfo, kWarn, kError, kFa
 
 // Reads "WARN", "warning", "Error", "CRITICAL" (ES 8 deprecation, treated as kWarn),
 // "DEPRECATION" (ES 7's deprecation log, kWarn too) and so on; kUnknown for anything else.
-Level ParseLevel(std::string_view text);
+Level ParseAnyLevel(std::string_view text);
+// ParseAnyLevel(), with the levels ES writes on most lines told inline (the reader asks this
+// of every line when novelty is on).
+inline Level ParseLevel(std::string_view text) {
+  if (text == "INFO") return Level::kInfo;
+  if (text == "WARN") return Level::kWarn;
+  return ParseAnyLevel(text);
+}
 std::string_view LevelName(Level level);  // "warn", "error", ...
 
 // The only patterns that can match a text, as the literal prefilter listed them (raw parts

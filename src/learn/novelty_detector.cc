@@ -203,6 +203,22 @@ bool NoveltyDetector::AddSighting(Window* window, Sighting sighting, Duration sp
 void NoveltyDetector::Observe(const LogRecord& record, bool catalog_hit, std::vector<PatternHit>* hits) {
   NoteLifecycle(record);
   if (!Notable(record)) return;
+  // A curated pattern's record is only learned: by the place its kind was learned at, when
+  // one of its kind was.
+  uint64_t hit_key = 0;
+  if (catalog_hit && record.message_length < kMaxShapedMessageBytes) {
+    if (learned_.evictions() != evicted_seen_) {
+      evicted_seen_ = learned_.evictions();
+      shapes_.clear();
+      hit_places_.clear();
+    }
+    hit_key = ShapeKey(ShapeOf(record).id, record.node, record.cluster);
+    if (const auto it = hit_places_.find(hit_key); it != hit_places_.end()) {
+      if (options_.detect && InLifecycle(record.node, record.time)) ++stats_.lifecycle;
+      Baseline::LearnAt(it->second, record.time, record.level);
+      return;
+    }
+  }
   const bool warn = record.level >= Level::kWarn;
   const std::vector<std::string> classes = ExceptionClassesIn(record.text);
   const std::string text = warn ? TemplateOf(record.message(), record.node, record.cluster) : std::string();
@@ -242,8 +258,14 @@ void NoveltyDetector::Observe(const LogRecord& record, bool catalog_hit, std::ve
   } else if (lifecycle) {
     ++stats_.lifecycle;
   }
-  learned_.Learn({record.cluster, record.node, record.time, record.level, record.logger, record.message(),
-                  warn ? &text : nullptr, &classes, warn ? &key : nullptr});
+  const LearnedRecord learned{record.cluster, record.node,  record.time,       record.level,
+                              record.logger,  record.message(), warn ? &text : nullptr, &classes,
+                              warn ? &key : nullptr};
+  learned_.Learn(learned);
+  if (hit_key != 0) {
+    if (hit_places_.size() >= kMaxShapes) hit_places_.clear();
+    hit_places_[hit_key] = learned_.PlaceOf(learned);
+  }
   if (record.shape != 0 && !catalog_hit && options_.detect && !IsNodeLogger(record.logger)) {
     // Settled by its shape next time if nothing in it is news now.
     const bool benign = Benign(record, {});
@@ -350,6 +372,7 @@ bool NoveltyDetector::SettleShaped(const ShapedLine& line) {
     // Learning dropped a template: what was known of shapes may be no more.
     evicted_seen_ = learned_.evictions();
     shapes_.clear();
+    hit_places_.clear();
     return false;
   }
   const auto it = shapes_.find(ShapeKey(line.shape.id, line.node, line.cluster));

@@ -131,6 +131,7 @@ class NoveltyDetector {
     learned_ = std::move(learned);
     covered_to_ = TimePoint::min();
     shapes_.clear();  // they point into what was learned
+    hit_places_.clear();
   }
   const NoveltyStats& stats() const { return stats_; }
 
@@ -201,6 +202,9 @@ class NoveltyDetector {
   void Memoize(const LogRecord& record, const std::string& key, const std::vector<std::string>& classes,
                KnownShape known);
   std::unordered_map<uint64_t, KnownShape> shapes_;
+  // Where records a curated pattern matched are learned, by ShapeKey() of the decoded
+  // record's shape (ShapeOf(const LogRecord&)): kept, bounded and emptied as shapes_ are.
+  std::unordered_map<uint64_t, LearnedPlace> hit_places_;
   bool shapes_usable_ = true;  // no benign entry depends on the message (or a class)
   uint64_t evicted_seen_ = 0;
   static constexpr size_t kMaxShapes = 4096;

@@ -227,6 +227,30 @@ TEST_F(NoveltyDetectorTest, ALineSettledByItsShapeCountsAndLearnsAsItsRecordDeco
   EXPECT_FALSE(settled.SettleShaped({t0, "n2", "prod", {kShape, 1}}));
 }
 
+// Records a curated pattern matched are learned, the later ones of a kind by the place the
+// first was learned at: the baseline is that of learning each in full.
+TEST_F(NoveltyDetectorTest, RecordsACuratedPatternMatchedAreLearnedAsEachInFull) {
+  NoveltyDetector detector(*catalog_, std::nullopt);
+  Baseline expected;
+  const TimePoint t0 = At("2026-11-29T02:00:00Z");
+  const std::string logger = "o.e.m.j.JvmGcMonitorService";
+  for (int i = 0; i < 6; ++i) {
+    const Level level = i == 4 ? Level::kError : Level::kWarn;
+    const std::string message = "[gc][" + std::to_string(100 + i * 7) + "] overhead, spent [" + std::to_string(700 + i * 31) +
+                                "ms] collecting in the last [1s]";
+    const std::string node = i == 5 ? "n2" : "n1";
+    LogRecord record = Record(t0 + std::chrono::seconds(i), level, node, message, i == 3 ? "java.lang.OutOfMemoryError: x" : "",
+                              logger);
+    EXPECT_TRUE(Observe(&detector, record, /*catalog_hit=*/true).empty());
+    const std::string text = TemplateOf(record.message(), record.node, record.cluster);
+    const std::string key = TemplateKey(record.logger, text);
+    const std::vector<std::string> classes = ExceptionClassesIn(record.text);
+    expected.Learn({record.cluster, record.node, record.time, record.level, record.logger, record.message(), &text, &classes,
+                    &key});
+  }
+  EXPECT_EQ(detector.learned().ToJson(), expected.ToJson());
+}
+
 TEST_F(NoveltyDetectorTest, WhatARunLearnsIsNewForADayThenNormalAndWarningsWaitForADayOfHistory) {
   NoveltyDetector detector(*catalog_, std::nullopt);
   const TimePoint t0 = At("2026-11-29T00:00:00Z");
