@@ -328,6 +328,7 @@ RecordShape ShapeOf(Level level, std::string_view logger, std::string_view datas
   char* const first = buffer.data();
   char* to = first;
   const auto put = [&](std::string_view bytes) {
+    if (bytes.empty()) return;  // its data() may be null
     std::memcpy(to, bytes.data(), bytes.size());
     to += bytes.size();
   };
