@@ -228,9 +228,34 @@ bool EndsPiece(char c) { return kEndsPiece[static_cast<unsigned char>(c)]; }
 // Whether a piece holding a digit may name a class with it ("Http2Exception"): the only
 // digits ExceptionClassesIn() reads are in names ending "Exception" or "Error".
 bool MayNameClass(std::string_view piece) {
-  // Most pieces hold no 'E' at all (an address, a size, an id), and that is told at once.
-  if (std::none_of(piece.begin(), piece.end(), [](char c) { return c == 'E'; })) return false;
   return piece.find("Exception") != std::string_view::npos || piece.find("Error") != std::string_view::npos;
+}
+
+// A shape's hash: sixteen bytes a step, each pair of words folded by a 128-bit product (as
+// wyhash does). Shapes are memo keys, never kept: it need not be stable across versions.
+__extension__ typedef unsigned __int128 Wide;  // GCC's and Clang's
+uint64_t Fold(uint64_t a, uint64_t b) {
+  const Wide product = static_cast<Wide>(a) * b;
+  return static_cast<uint64_t>(product) ^ static_cast<uint64_t>(product >> 64);
+}
+uint64_t ShapeHash(std::string_view bytes, uint64_t seed) {
+  constexpr uint64_t kOdd1 = 0xa0761d6478bd642fULL;
+  constexpr uint64_t kOdd2 = 0xe7037ed1a0b428dbULL;
+  const char* at = bytes.data();
+  size_t left = bytes.size();
+  uint64_t hash = seed ^ Fold(left ^ kOdd1, kOdd2);
+  for (; left >= 16; at += 16, left -= 16) {
+    uint64_t a;
+    uint64_t b;
+    std::memcpy(&a, at, 8);
+    std::memcpy(&b, at + 8, 8);
+    hash = Fold(a ^ kOdd1 ^ hash, b ^ kOdd2);
+  }
+  uint64_t a = 0;
+  uint64_t b = 0;
+  if (left > 0) std::memcpy(&a, at, std::min<size_t>(left, 8));
+  if (left > 8) std::memcpy(&b, at + 8, left - 8);
+  return Fold(a ^ kOdd1 ^ hash, b ^ kOdd2 ^ left);
 }
 
 // Room AppendShapeText() may write in for a part of `size` bytes: marks, and whole blocks.
@@ -295,19 +320,21 @@ char* AppendShapeText(std::string_view part, char* to, uint64_t* values) {
     }
     // A digit: its piece began where the last separator before it ends (copied as it is,
     // holding no digit, since the last piece looked at ended before it).
+    // Most pieces hold no 'E' (an address, a size, an id): none of those may name a class.
+    bool capital_e = false;
     const char* piece = at;
-    while (piece > begin && !EndsPiece(piece[-1])) --piece;
+    while (piece > begin && !EndsPiece(piece[-1])) capital_e |= *--piece == 'E';
     const char* piece_end = at + 1;
-    while (piece_end < end && !EndsPiece(*piece_end)) ++piece_end;
+    while (piece_end < end && !EndsPiece(*piece_end)) capital_e |= *piece_end++ == 'E';
     const std::string_view text(piece, static_cast<size_t>(piece_end - piece));
     to -= at - piece;
-    if (MayNameClass(text)) {
+    if (capital_e && MayNameClass(text)) {
       std::memcpy(to, piece, text.size());
       to += text.size();
     } else {
       std::memcpy(to, kMark.data(), kMark.size());
       to += kMark.size();
-      *values = WordHash(text, *values);
+      *values = ShapeHash(text, *values);
     }
     at = piece_end;
   }
@@ -343,7 +370,7 @@ RecordShape ShapeOf(Level level, std::string_view logger, std::string_view datas
     to = AppendShapeText(part, to, &shape.values);
     *to++ = '\x1e';
   }
-  shape.id = WordHash(std::string_view(first, static_cast<size_t>(to - first)));
+  shape.id = ShapeHash(std::string_view(first, static_cast<size_t>(to - first)), kFnv1aBasis);
   return shape;
 }
 
