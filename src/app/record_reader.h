@@ -19,7 +19,8 @@
 // passes over a run of such lines at once, with the same tests, without handing the
 // records out; in a run, a plain record with a stack trace whose lines the assembler would
 // join as they stand is passed over too, decoded header-only from the read buffer as the
-// assembled record would be. Not thread-safe.
+// assembled record would be, and so is a WARN+ or exception line the novelty detector settles
+// by its shape (RecordReaderOptions::settle_shapes). Not thread-safe.
 
 #include <chrono>
 #include <cstdint>
