@@ -207,11 +207,7 @@ void NoveltyDetector::Observe(const LogRecord& record, bool catalog_hit, std::ve
   // one of its kind was.
   uint64_t hit_key = 0;
   if (catalog_hit && record.message_length < kMaxShapedMessageBytes) {
-    if (learned_.evictions() != evicted_seen_) {
-      evicted_seen_ = learned_.evictions();
-      shapes_.clear();
-      hit_places_.clear();
-    }
+    ForgetStalePlaces();
     hit_key = ShapeKey(ShapeOf(record).id, record.node, record.cluster);
     if (const auto it = hit_places_.find(hit_key); it != hit_places_.end()) {
       if (options_.detect && InLifecycle(record.node, record.time)) ++stats_.lifecycle;
@@ -367,14 +363,17 @@ int NoveltyDetector::WorkOutSurgeThreshold(double expected) const {
   return high;
 }
 
+bool NoveltyDetector::ForgetStalePlaces() {
+  if (learned_.evictions() == evicted_seen_) return false;
+  // Learning dropped a template: what was known of shapes, and where, may be no more.
+  evicted_seen_ = learned_.evictions();
+  shapes_.clear();
+  hit_places_.clear();
+  return true;
+}
+
 bool NoveltyDetector::SettleShaped(const ShapedLine& line) {
-  if (!options_.detect || learned_.evictions() != evicted_seen_) {
-    // Learning dropped a template: what was known of shapes may be no more.
-    evicted_seen_ = learned_.evictions();
-    shapes_.clear();
-    hit_places_.clear();
-    return false;
-  }
+  if (!options_.detect || ForgetStalePlaces()) return false;
   const auto it = shapes_.find(ShapeKey(line.shape.id, line.node, line.cluster));
   if (it == shapes_.end() || line.time < it->second.since) return false;
   KnownShape& shape = it->second;

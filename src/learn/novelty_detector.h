@@ -207,6 +207,8 @@ class NoveltyDetector {
   std::unordered_map<uint64_t, LearnedPlace> hit_places_;
   bool shapes_usable_ = true;  // no benign entry depends on the message (or a class)
   uint64_t evicted_seen_ = 0;
+  // Empties shapes_ and hit_places_ when learning dropped a template since last asked; true then.
+  bool ForgetStalePlaces();
   static constexpr size_t kMaxShapes = 4096;
 
   const Catalog* catalog_;
