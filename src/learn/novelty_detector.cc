@@ -183,13 +183,17 @@ void NoveltyDetector::Bound(Windows* windows, TimePoint now) {
   while (windows->size() > options_.max_tracked) windows->erase(windows->begin());
 }
 
+void NoveltyDetector::DropBefore(Window* window, TimePoint from) {
+  while (!window->empty() && window->front().time < from) window->pop_front();
+}
+
 bool NoveltyDetector::AddSighting(Window* window, Sighting sighting, Duration span) {
   // Records come nearly in time order: a repeat of this one sits at the back.
   for (auto it = window->rbegin(); it != window->rend() && it->time >= sighting.time; ++it) {
     if (it->time == sighting.time && it->record == sighting.record) return false;
   }
   const TimePoint time = sighting.time;
-  while (!window->empty() && window->front().time < time - span) window->pop_front();
+  DropBefore(window, time - span);
   if (window->empty() || window->back().time <= time) {
     window->push_back(std::move(sighting));
   } else {
@@ -385,7 +389,7 @@ bool NoveltyDetector::SettleShaped(const ShapedLine& line) {
       Window& times = rates_[shape.rate_key];
       // Sightings before the window go now (AddSighting() would drop them next): in time
       // order, the window's count is then its size.
-      while (!times.empty() && times.front().time < line.time - options_.surge_window) times.pop_front();
+      DropBefore(&times, line.time - options_.surge_window);
       const int within = times.empty() || times.back().time <= line.time
                              ? static_cast<int>(times.size())
                              : CountWithin(times, line.time, options_.surge_window);

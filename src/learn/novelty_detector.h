@@ -224,6 +224,8 @@ class NoveltyDetector {
   // Adds a sighting unless the window has it, drops those before `window` of it; false when
   // it was there.
   static bool AddSighting(Window* window, Sighting sighting, Duration span);
+  // Drops the window's sightings before `from` (it is sorted by time).
+  static void DropBefore(Window* window, TimePoint from);
   // Drops the stalest windows when more than max_tracked are kept.
   template <typename Windows>
   void Bound(Windows* windows, TimePoint now);
