@@ -128,7 +128,7 @@ bool RecordReader::TakeQuiet(std::string_view line, std::string_view after, LogR
   FillFromHeader(header_, record);
   if (deferred) {
     record->raw.assign(line);
-    const RecordShape shape = ShapeOf(header_);
+    const RecordShape shape = shapes_.ShapeOf(header_);
     record->shape = shape.id;
     record->shape_values = shape.values;
   }
@@ -220,7 +220,7 @@ bool RecordReader::SettleInRun(TimePoint newest) {
       header_.cluster.empty() ? std::string_view(options_.default_cluster) : header_.cluster;
   // The records before it in the run moved event time, as they would have one by one.
   options_.settle_shapes->Cover(newest);
-  return options_.settle_shapes->SettleShaped({header_.time, node, cluster, ShapeOf(header_)});
+  return options_.settle_shapes->SettleShaped({header_.time, node, cluster, shapes_.ShapeOf(header_)});
 }
 
 bool RecordReader::PlainRecordSpan(std::string_view buffer, size_t at, size_t first_end, std::string_view* record,

@@ -40,7 +40,7 @@
 #include "framing/record_assembler.h"
 #include "app/record_stream.h"
 #include "input/source.h"
-#include "learn/message_template.h"
+#include "learn/record_shape.h"
 #include "match/matcher.h"
 
 namespace foreshock {
@@ -253,6 +253,7 @@ class RecordReader final : public RecordStream {
   std::string_view data_;  // the bytes read last: in buffer_ or in the source's own buffer
   size_t framed_ = 0;      // bytes of data_ already framed
   RecordHeader header_;  // DecodeHeaderOnly()'s, reused
+  ShapeMemo shapes_;     // of the notable lines shaped here
   std::pair<uint64_t, size_t> may_match_line_{UINT64_MAX, 0};  // see RememberMayMatch()
   ListedCandidates candidates_;            // DecodeHeaderOnly()'s, for a record it let through
   ListedCandidates may_match_candidates_;  // the remembered line's

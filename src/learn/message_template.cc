@@ -2,15 +2,10 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cctype>
 #include <cstring>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
-#include "base/fnv1a.h"
+#include "learn/shape_piece.h"
 
 namespace foreshock {
 namespace {
@@ -19,16 +14,6 @@ constexpr std::string_view kMask = "<*>";
 // Messages longer than this are templated on their head: the rest is values (a query, a
 // mapping) more often than words.
 constexpr size_t kMaxMessageBytes = 1024;
-
-constexpr bool IsSeparator(char c) {
-  switch (c) {
-    case ' ': case '\t': case '[': case ']': case '(': case ')': case '{': case '}': case ',': case ';':
-    case '"': case '\'': case '=': case '<': case '>': case '|':
-      return true;
-    default:
-      return false;
-  }
-}
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsUpper(char c) { return c >= 'A' && c <= 'Z'; }
@@ -184,14 +169,14 @@ std::string TemplateOf(std::string_view message, std::string_view node, std::str
         continue;
       }
     }
-    if (IsSeparator(c)) {
+    if (IsTemplateSeparator(c)) {
       out.push_back(c);
       before = c;
       ++i;
       continue;
     }
     size_t end = i;
-    while (end < message.size() && !IsSeparator(message[end])) ++end;
+    while (end < message.size() && !IsTemplateSeparator(message[end])) ++end;
     const std::string_view token = message.substr(i, end - i);
     if (IsValue(token, before, node, cluster)) {
       AppendMask(&out);
@@ -203,181 +188,6 @@ std::string TemplateOf(std::string_view message, std::string_view node, std::str
   }
   if (out.size() > kMaxTemplateBytes) out.resize(kMaxTemplateBytes);
   return out;
-}
-
-namespace {
-
-// A shape's text is the record's with each value taken out: a piece (bytes between
-// separators, as TemplateOf() tells them, or a backslash: no escape spans two pieces) that
-// holds a digit and does not name a class becomes kMark. A \x01 of the text itself is a
-// separator written as kLiteralMarkByte: no text reads as another's marks.
-constexpr char kMarkByte = '\x01';
-constexpr std::string_view kMark = "\x01\x03";
-constexpr std::string_view kLiteralMarkByte = "\x01\x02";
-
-constexpr std::array<bool, 256> kEndsPiece = [] {
-  std::array<bool, 256> table{};
-  for (int c = 0; c < 256; ++c) {
-    table[static_cast<size_t>(c)] =
-        IsSeparator(static_cast<char>(c)) || c == '\\' || c == '\n' || c == '\r' || c == kMarkByte;
-  }
-  return table;
-}();
-bool EndsPiece(char c) { return kEndsPiece[static_cast<unsigned char>(c)]; }
-
-// Whether a piece holding a digit may name a class with it ("Http2Exception"): the only
-// digits ExceptionClassesIn() reads are in names ending "Exception" or "Error".
-bool MayNameClass(std::string_view piece) {
-  return piece.find("Exception") != std::string_view::npos || piece.find("Error") != std::string_view::npos;
-}
-
-// A shape's hash: sixteen bytes a step, each pair of words folded by a 128-bit product (as
-// wyhash does). Shapes are memo keys, never kept: it need not be stable across versions.
-__extension__ typedef unsigned __int128 Wide;  // GCC's and Clang's
-uint64_t Fold(uint64_t a, uint64_t b) {
-  const Wide product = static_cast<Wide>(a) * b;
-  return static_cast<uint64_t>(product) ^ static_cast<uint64_t>(product >> 64);
-}
-uint64_t ShapeHash(std::string_view bytes, uint64_t seed) {
-  constexpr uint64_t kOdd1 = 0xa0761d6478bd642fULL;
-  constexpr uint64_t kOdd2 = 0xe7037ed1a0b428dbULL;
-  const char* at = bytes.data();
-  size_t left = bytes.size();
-  uint64_t hash = seed ^ Fold(left ^ kOdd1, kOdd2);
-  for (; left >= 16; at += 16, left -= 16) {
-    uint64_t a;
-    uint64_t b;
-    std::memcpy(&a, at, 8);
-    std::memcpy(&b, at + 8, 8);
-    hash = Fold(a ^ kOdd1 ^ hash, b ^ kOdd2);
-  }
-  uint64_t a = 0;
-  uint64_t b = 0;
-  if (left > 0) std::memcpy(&a, at, std::min<size_t>(left, 8));
-  if (left > 8) std::memcpy(&b, at + 8, left - 8);
-  return Fold(a ^ kOdd1 ^ hash, b ^ kOdd2 ^ left);
-}
-
-// Room AppendShapeText() may write in for a part of `size` bytes: marks, and whole blocks.
-constexpr size_t ShapeTextRoom(size_t size) { return 2 * size + 16; }
-
-// Writes `part` at `to` as a shape's text (see above), returning where it ends; the pieces
-// taken out go into *values. Most words of a message hold no digit (nor kMarkByte) and are
-// copied at once; where one does, its piece is looked at.
-char* AppendShapeText(std::string_view part, char* to, uint64_t* values) {
-  const char* const begin = part.data();
-  const char* const end = begin + part.size();
-  const char* at = begin;
-  while (at < end) {
-#if defined(__SSE2__)
-    if (end - at >= 16) {
-      // Sixteen bytes a step: digits (signed compares: bytes past 0x7f are negative) and
-      // kMarkByte.
-      const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
-      const __m128i digits = _mm_and_si128(_mm_cmpgt_epi8(bytes, _mm_set1_epi8('0' - 1)),
-                                           _mm_cmplt_epi8(bytes, _mm_set1_epi8('9' + 1)));
-      const __m128i marks = _mm_cmpeq_epi8(bytes, _mm_set1_epi8(kMarkByte));
-      const unsigned flagged = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(digits, marks)));
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(to), bytes);
-      if (flagged == 0) {
-        to += 16;
-        at += 16;
-        continue;
-      }
-      const size_t before = static_cast<size_t>(std::countr_zero(flagged));
-      to += before;
-      at += before;
-    } else
-#endif
-    if (end - at >= 8) {
-      uint64_t word;
-      std::memcpy(&word, at, 8);
-      // Bytes that are digits, or kMarkByte; the lowest flagged is one (a borrow only flags
-      // bytes above a true one).
-      const uint64_t digits = word ^ 0x3030303030303030ULL;  // a digit's byte becomes 0..9
-      const uint64_t marks = word ^ 0x0101010101010101ULL;   // kMarkByte's becomes 0
-      const uint64_t flagged =
-          (((digits - 0x0A0A0A0A0A0A0A0AULL) & ~digits) | ((marks - 0x0101010101010101ULL) & ~marks)) &
-          0x8080808080808080ULL;
-      std::memcpy(to, at, 8);
-      if (flagged == 0) {
-        to += 8;
-        at += 8;
-        continue;
-      }
-      const size_t before = static_cast<size_t>(std::countr_zero(flagged)) / 8;
-      to += before;
-      at += before;
-    } else if (!IsDigit(*at) && *at != kMarkByte) {
-      *to++ = *at++;
-      continue;
-    }
-    if (*at == kMarkByte) {
-      std::memcpy(to, kLiteralMarkByte.data(), kLiteralMarkByte.size());
-      to += kLiteralMarkByte.size();
-      ++at;
-      continue;
-    }
-    // A digit: its piece began where the last separator before it ends (copied as it is,
-    // holding no digit, since the last piece looked at ended before it).
-    // Most pieces hold no 'E' (an address, a size, an id): none of those may name a class.
-    bool capital_e = false;
-    const char* piece = at;
-    while (piece > begin && !EndsPiece(piece[-1])) capital_e |= *--piece == 'E';
-    const char* piece_end = at + 1;
-    while (piece_end < end && !EndsPiece(*piece_end)) capital_e |= *piece_end++ == 'E';
-    const std::string_view text(piece, static_cast<size_t>(piece_end - piece));
-    to -= at - piece;
-    if (capital_e && MayNameClass(text)) {
-      std::memcpy(to, piece, text.size());
-      to += text.size();
-    } else {
-      std::memcpy(to, kMark.data(), kMark.size());
-      to += kMark.size();
-      *values = ShapeHash(text, *values);
-    }
-    at = piece_end;
-  }
-  return to;
-}
-
-}  // namespace
-
-RecordShape ShapeOf(Level level, std::string_view logger, std::string_view dataset,
-                    std::span<const std::string_view> parts) {
-  // Level, logger and dataset as they stand (a digit there is not a value), then each part
-  // as a shape's text, hashed a word a step. The buffer only grows: no byte of it is
-  // cleared for a line.
-  thread_local std::string buffer;
-  size_t room = 3 + logger.size() + dataset.size();
-  for (std::string_view part : parts) room += ShapeTextRoom(part.size()) + 1;
-  if (buffer.size() < room) buffer.resize(room);
-  char* const first = buffer.data();
-  char* to = first;
-  const auto put = [&](std::string_view bytes) {
-    if (bytes.empty()) return;  // its data() may be null
-    std::memcpy(to, bytes.data(), bytes.size());
-    to += bytes.size();
-  };
-  *to++ = static_cast<char>(level);
-  put(logger);
-  *to++ = '\x1f';
-  put(dataset);
-  *to++ = '\x1f';
-  RecordShape shape;
-  shape.values = kFnv1aBasis;
-  for (std::string_view part : parts) {
-    to = AppendShapeText(part, to, &shape.values);
-    *to++ = '\x1e';
-  }
-  shape.id = ShapeHash(std::string_view(first, static_cast<size_t>(to - first)), kFnv1aBasis);
-  return shape;
-}
-
-RecordShape ShapeOf(const LogRecord& record) {
-  const std::string_view text = record.text;
-  const std::string_view parts[] = {text.substr(0, record.message_length), text.substr(record.message_length)};
-  return ShapeOf(record.level, record.logger, record.dataset, parts);
 }
 
 std::vector<std::string> ExceptionClassesIn(std::string_view text) {

@@ -36,6 +36,7 @@
 #include "decode/log_record.h"
 #include "learn/baseline.h"
 #include "learn/message_template.h"
+#include "learn/record_shape.h"
 #include "match/pattern_hit.h"
 
 namespace foreshock {

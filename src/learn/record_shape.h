@@ -1,0 +1,80 @@
+#pragma once
+
+// What the novelty detector knows a record by without decoding it, from its header (read
+// with DecodeOptions::header_level): its shape. A shape's text is its level, logger and
+// dataset as they stand, then its text's parts with each value taken out: a piece (see
+// shape_piece.h) that holds a digit becomes a mark, unless it may name a class
+// ("Http2Exception"). ShapeMemo tells the shape of a record like the one before it by reading
+// the two side by side, without writing or hashing the record's shape text.
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "decode/decoder.h"
+
+namespace foreshock {
+
+// `id` hashes a shape's text. Two records of one id, of the same node and cluster, with
+// messages under kMaxShapedMessageBytes and no control-character escape, have the same
+// template, exception classes, logger, level and dataset: TemplateOf() masks every token
+// holding a digit, whatever it holds besides, and ExceptionClassesIn() reads digits only in
+// names ending "Exception" or "Error". `values` hashes the pieces taken out: with the id,
+// node and time it tells one record from another.
+struct RecordShape {
+  uint64_t id = 0;
+  uint64_t values = 0;
+  bool operator==(const RecordShape&) const = default;
+};
+RecordShape ShapeOf(Level level, std::string_view logger, std::string_view dataset,
+                    std::span<const std::string_view> parts);
+inline RecordShape ShapeOf(const RecordHeader& header) {
+  return ShapeOf(header.level, header.logger, header.dataset, header.searchable());
+}
+// The same of a record decoded in full, from its fields and its text (escapes undone): for
+// records the reader did not shape. Its ids are of another kind than a header's (a JSON
+// header's logger has its quotes): keep them apart.
+RecordShape ShapeOf(const LogRecord& record);
+inline constexpr size_t kMaxShapedMessageBytes = 1000;
+
+// ShapeOf(header), always the same, for one reader's records. It remembers the last record
+// shaped in full per slot (chosen by level, logger and dataset sizes), and the values it took
+// out, and reads a record against it: where the two differ only inside values that hold a
+// digit in both, the shape is the one remembered, and only the values are hashed. Most often
+// they differ only in digits, which is told sixteen bytes a step. Otherwise the record is
+// shaped in full and remembered.
+class ShapeMemo {
+ public:
+  RecordShape ShapeOf(const RecordHeader& header);
+
+  // A value taken out of a part: bytes [begin, end) of part `part`.
+  struct ValueSpan {
+    size_t part = 0;
+    size_t begin = 0;
+    size_t end = 0;
+  };
+
+ private:
+  struct Remembered {
+    Level level = Level::kUnknown;
+    std::string logger;
+    std::string dataset;
+    std::array<std::string, RecordHeader::kMaxParts> parts;
+    size_t part_count = 0;
+    std::vector<ValueSpan> values;  // in the order the shape takes them out
+    bool kept_digits = false;       // a piece holding a digit was kept, naming a class
+    uint64_t id = 0;
+    bool used = false;
+  };
+  static constexpr size_t kSlots = 16;
+  // The values of a record whose shape is `remembered`'s, hashed; false when it may not be.
+  bool ValuesIfShapedAs(const Remembered& remembered, const RecordHeader& header, uint64_t* values);
+
+  std::array<Remembered, kSlots> slots_;
+  std::string values_;  // the values read, as ShapeOf() writes them
+};
+
+}  // namespace foreshock
