@@ -11,6 +11,7 @@
 #include <set>
 
 #include "base/fnv1a.h"
+#include "base/same_bytes.h"
 #include "learn/message_template.h"
 
 namespace foreshock {
@@ -39,12 +40,18 @@ std::string TemplateId(const std::string& key) {
 }
 
 // The same record read twice hashes the same: by its shape when the reader gave one (a
-// record settled by its shape is never decoded), else by its text.
-uint64_t ShapedRecordHash(const RecordShape& shape, std::string_view node) {
-  return WordHash(node, (shape.id ^ shape.values) * 0x9E3779B97F4A7C15ULL);
+// record settled by its shape is never decoded), else by its text. Within one node's window
+// (a surge's), the node need not be hashed.
+uint64_t ShapedRecordHash(const RecordShape& shape) {
+  const uint64_t hash = (shape.id ^ shape.values) * 0x9E3779B97F4A7C15ULL;
+  return hash ^ (hash >> 29);
+}
+uint64_t RecordHashOnItsNode(const LogRecord& record) {
+  if (record.shape != 0) return ShapedRecordHash({record.shape, record.shape_values});
+  return WordHash(record.text, Fnv1a(record.node));
 }
 uint64_t RecordHash(const LogRecord& record) {
-  if (record.shape != 0) return ShapedRecordHash({record.shape, record.shape_values}, record.node);
+  if (record.shape != 0) return WordHash(record.node, ShapedRecordHash({record.shape, record.shape_values}));
   return WordHash(record.text, Fnv1a(record.node));
 }
 
@@ -289,7 +296,16 @@ void NoveltyDetector::Observe(const LogRecord& record, bool catalog_hit, std::ve
 }
 
 uint64_t NoveltyDetector::ShapeKey(uint64_t shape, std::string_view node, std::string_view cluster) {
-  return WordHash(cluster, WordHash(node, shape) ^ 0x1f);
+  // Lines come in runs of one node and cluster: their hash is worked out once a run.
+  if (!place_known_ || node.size() != place_node_.size() || cluster.size() != place_cluster_.size() ||
+      !SameBytes(node.data(), place_node_.data(), node.size()) ||
+      !SameBytes(cluster.data(), place_cluster_.data(), cluster.size())) {
+    place_node_.assign(node);
+    place_cluster_.assign(cluster);
+    place_hash_ = WordHash(cluster, WordHash(node) ^ 0x1f);
+    place_known_ = true;
+  }
+  return shape ^ place_hash_;
 }
 
 void NoveltyDetector::Memoize(const LogRecord& record, const std::string& key, const std::vector<std::string>& classes,
@@ -394,7 +410,7 @@ bool NoveltyDetector::SettleShaped(const ShapedLine& line) {
                              ? static_cast<int>(times.size())
                              : CountWithin(times, line.time, options_.surge_window);
       if (1 + within >= SurgeThreshold(rate->expected)) return false;
-      AddSighting(&times, {line.time, ShapedRecordHash(line.shape, line.node), {}}, options_.surge_window);
+      AddSighting(&times, {line.time, ShapedRecordHash(line.shape), {}}, options_.surge_window);
       Bound(&rates_, line.time);  // `times` may be gone now
     }
   }
@@ -413,9 +429,9 @@ void NoveltyDetector::ObserveException(const LogRecord& record, const std::strin
                                        const std::string& seen, std::vector<PatternHit>* hits) {
   Window& times = sightings_[{record.cluster, name}];
   // The same record read twice is one sighting (and correlation drops the repeat).
-  if (!AddSighting(&times, {record.time, RecordHash(record), record.node}, options_.repeat_window)) return;
+  if (!AddSighting(&times, {record.time, RecordHash(record), Fnv1a(record.node)}, options_.repeat_window)) return;
   ++stats_.novel_exceptions;
-  std::set<std::string_view> nodes;
+  std::set<uint64_t> nodes;
   int count = 0;
   for (const Sighting& sighting : times) {
     if (sighting.time < record.time - options_.repeat_window || sighting.time > record.time) continue;
@@ -449,7 +465,7 @@ void NoveltyDetector::ObserveSurge(const LogRecord& record, const std::string& k
   const std::optional<SurgeRate> rate = RateOf(record, key);
   if (!rate) return;
   Window& times = rates_[RateKey(record.node, key)];
-  if (!AddSighting(&times, {record.time, RecordHash(record), {}}, options_.surge_window)) return;  // a repeat
+  if (!AddSighting(&times, {record.time, RecordHashOnItsNode(record), {}}, options_.surge_window)) return;  // a repeat
   const int observed = CountWithin(times, record.time, options_.surge_window);
   Bound(&rates_, record.time);  // `times` may be gone now
   if (observed < SurgeThreshold(rate->expected)) return;

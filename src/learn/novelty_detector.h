@@ -81,8 +81,8 @@ class NoveltyDetector {
   // One record's place in a window: the same record read twice (a shipper's retry) counts once.
   struct Sighting {
     TimePoint time;
-    uint64_t record = 0;  // hash of the record's node and text
-    std::string node;
+    uint64_t record = 0;  // hash of the record (and its node, where windows hold several)
+    uint64_t node = 0;    // hash of its node, where windows hold several
   };
 
   // `catalog` must outlive *this. `reference`: the baseline given (--baseline), if any.
@@ -198,7 +198,12 @@ class NoveltyDetector {
     // given, the rate is worked out from `place` at each line.
     std::optional<SurgeRate> reference_rate;
   };
-  static uint64_t ShapeKey(uint64_t shape, std::string_view node, std::string_view cluster);
+  // A shape's key on its node and cluster (the last node's and cluster's hash is kept).
+  uint64_t ShapeKey(uint64_t shape, std::string_view node, std::string_view cluster);
+  std::string place_node_;
+  std::string place_cluster_;
+  uint64_t place_hash_ = 0;
+  bool place_known_ = false;
   std::optional<SurgeRate> RateOf(const KnownShape& shape) const;
   void Memoize(const LogRecord& record, const std::string& key, const std::vector<std::string>& classes,
                KnownShape known);
