@@ -23,3 +23,13 @@ print_machine() {
   model=$(grep -m1 "model name" /proc/cpuinfo 2> /dev/null | cut -d: -f2- | sed 's/^ *//')
   echo "machine: ${model:-unknown CPU}, $(nproc) cores"
 }
+
+# elapsed COMMAND...: the command's wall time in seconds, to the millisecond (GNU time's %e is
+# to the hundredth: a tenth of the few per cent some runs compare). Its output is dropped.
+elapsed() {
+  local start end
+  start=$(date +%s%N)
+  "$@" > /dev/null 2>&1 || true
+  end=$(date +%s%N)
+  awk -v s="$start" -v e="$end" 'BEGIN{printf "%.3f\n", (e - s) / 1e9}'
+}

@@ -263,8 +263,14 @@ RecordShape ShapeMemo::ShapeOf(const RecordHeader& header) {
   Remembered& slot = slots_[(static_cast<size_t>(header.level) * 31 + header.logger.size() * 7 +
                              header.dataset.size() + header.part_count) %
                             kSlots];
+  if (slot.misses >= kMissesBeforeRest && ++slot.since_tried < kRest) return foreshock::ShapeOf(header);
+  slot.since_tried = 0;
   uint64_t values = 0;
-  if (slot.used && ValuesIfShapedAs(slot, header, &values)) return {slot.id, values};
+  if (slot.used && ValuesIfShapedAs(slot, header, &values)) {
+    slot.misses = 0;
+    return {slot.id, values};
+  }
+  ++slot.misses;
   slot.values.clear();
   slot.kept_digits = false;
   const ShapeText written = WriteShapeText(header.level, header.logger, header.dataset, header.searchable(),

@@ -45,7 +45,8 @@ inline constexpr size_t kMaxShapedMessageBytes = 1000;
 // out, and reads a record against it: where the two differ only inside values that hold a
 // digit in both, the shape is the one remembered, and only the values are hashed. Most often
 // they differ only in digits, which is told sixteen bytes a step. Otherwise the record is
-// shaped in full and remembered.
+// shaped in full and remembered. A slot whose records keep changing shape (one logger writing
+// many messages in turn) is left to ShapeOf() but now and then.
 class ShapeMemo {
  public:
   RecordShape ShapeOf(const RecordHeader& header);
@@ -68,7 +69,13 @@ class ShapeMemo {
     bool kept_digits = false;       // a piece holding a digit was kept, naming a class
     uint64_t id = 0;
     bool used = false;
+    // Records that were not of its shape in a row, and records since: a slot whose records
+    // keep changing shape is read against only now and then.
+    uint32_t misses = 0;
+    uint32_t since_tried = 0;
   };
+  static constexpr uint32_t kMissesBeforeRest = 4;
+  static constexpr uint32_t kRest = 32;
   static constexpr size_t kSlots = 16;
   // The values of a record whose shape is `remembered`'s, hashed; false when it may not be.
   bool ValuesIfShapedAs(const Remembered& remembered, const RecordHeader& header, uint64_t* values);
