@@ -260,6 +260,9 @@ RecordShape ShapeOf(const LogRecord& record) {
 }
 
 RecordShape ShapeMemo::ShapeOf(const RecordHeader& header) {
+  size_t bytes = header.logger.size() + header.dataset.size();
+  for (std::string_view part : header.searchable()) bytes += part.size();
+  if (bytes > kMaxRememberedBytes) return foreshock::ShapeOf(header);
   Remembered& slot = slots_[(static_cast<size_t>(header.level) * 31 + header.logger.size() * 7 +
                              header.dataset.size() + header.part_count) %
                             kSlots];

@@ -76,6 +76,9 @@ class ShapeMemo {
   };
   static constexpr uint32_t kMissesBeforeRest = 4;
   static constexpr uint32_t kRest = 32;
+  // Records longer than this (a long stack trace) are shaped in full, never remembered: a
+  // reader's memo stays small, whatever it reads.
+  static constexpr size_t kMaxRememberedBytes = 4096;
   static constexpr size_t kSlots = 16;
   // The values of a record whose shape is `remembered`'s, hashed; false when it may not be.
   bool ValuesIfShapedAs(const Remembered& remembered, const RecordHeader& header, uint64_t* values);
