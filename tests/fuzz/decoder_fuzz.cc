@@ -6,7 +6,8 @@
 // precursors. And no
 // envelope takes a line a decoder vouches for (the reader's quiet lane relies on it). On text
 // without a line break, the header is the same when the caller vouches for that (one_line).
-// And each line of the input, read in turn by one decoder set, keeps the first promise.
+// And each line of the input, read in turn by one decoder set, keeps the first promise, and
+// gets from a shape memo the shape it would get without one.
 
 #include <algorithm>
 #include <cstdint>
@@ -18,6 +19,7 @@
 #include "decode/decoder_registry.h"
 #include "framing/envelope.h"
 #include "fuzz_check.h"
+#include "learn/record_shape.h"
 
 using namespace foreshock;
 
@@ -126,8 +128,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
     }
     // Line by line through one decoder set: later lines meet the layouts earlier ones
-    // taught the JSON header (JsonLineShapes), and still read as the full decode does.
+    // taught the JSON header (JsonLineShapes), and still read as the full decode does. And
+    // a reader's shape memo, asked each line's shape in turn, tells the one ShapeOf() does,
+    // whatever it remembers.
     auto lines = DecoderSet::Create(format);
+    auto levelled = DecoderSet::Create(format);
+    DecodeOptions with_level = one_line;
+    with_level.header_level = true;
+    ShapeMemo memo;
     for (size_t begin = 0; begin <= text.size();) {
       const size_t end = std::min(text.find('\n', begin), text.size());
       const std::string_view line = text.substr(begin, end - begin);
@@ -136,6 +144,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       std::string_view line_used;
       if (!(*lines)->DecodeHeader(line, one_line, &line_header, &line_used)) continue;
       check_vouched(line, line_header, **DecoderSet::Create(format));
+      RecordHeader shaped;
+      if ((*levelled)->DecodeHeader(line, with_level, &shaped, &line_used)) {
+        FUZZ_CHECK(memo.ShapeOf(shaped) == ShapeOf(shaped));
+      }
     }
   }
   return 0;
