@@ -187,7 +187,8 @@ char* AppendShapeText(std::string_view part, char* to, char** values, size_t par
       continue;
     }
     if (*at == kShapeMarkByte) {
-      to = CopyBytes(kLiteralMarkByte, to);
+      std::memcpy(to, kLiteralMarkByte.data(), kLiteralMarkByte.size());
+      to += kLiteralMarkByte.size();
       ++at;
       continue;
     }
@@ -200,7 +201,8 @@ char* AppendShapeText(std::string_view part, char* to, char** values, size_t par
       to = CopyBytes(text, to);
       if (spans != nullptr) *kept_digits = true;
     } else {
-      to = CopyBytes(kMark, to);
+      std::memcpy(to, kMark.data(), kMark.size());
+      to += kMark.size();
       *values = AppendValue(text, *values);
       if (spans != nullptr) spans->push_back({part_index, piece.begin, piece.end});
     }

@@ -12,20 +12,8 @@
 namespace foreshock {
 namespace {
 
-// By byte: whether it ends a piece, is a digit, is an 'E'.
-constexpr uint8_t kEnds = 1;
-constexpr uint8_t kDigit = 2;
-constexpr uint8_t kCapitalE = 4;
-constexpr std::array<uint8_t, 256> kKinds = [] {
-  std::array<uint8_t, 256> table{};
-  for (int c = 0; c < 256; ++c) {
-    const char byte = static_cast<char>(c);
-    table[static_cast<size_t>(c)] = static_cast<uint8_t>((EndsPiece(byte) ? kEnds : 0) |
-                                                         (byte >= '0' && byte <= '9' ? kDigit : 0) |
-                                                         (byte == 'E' ? kCapitalE : 0));
-  }
-  return table;
-}();
+using namespace shape_piece_internal;
+
 
 #if defined(__SSE2__)
 // The bytes of a block that end a piece, a bit each (bit i for byte i): compares by value,
@@ -44,16 +32,6 @@ unsigned PieceEndsIn(__m128i bytes) {
 #endif
 
 }  // namespace
-
-Piece PieceAround(std::string_view text, size_t at) {
-  const auto kind = [&](size_t i) { return kKinds[static_cast<unsigned char>(text[i])]; };
-  uint8_t kinds = kind(at);
-  size_t begin = at;
-  while (begin > 0 && (kind(begin - 1) & kEnds) == 0) kinds |= kind(--begin);
-  size_t end = at + 1;
-  while (end < text.size() && (kind(end) & kEnds) == 0) kinds |= kind(end++);
-  return {begin, end, (kinds & kDigit) != 0, (kinds & kCapitalE) != 0};
-}
 
 Piece PieceFrom(std::string_view text, size_t begin) {
   Piece piece{begin, begin, false, false};

@@ -5,7 +5,9 @@
 // line break, or kShapeMarkByte). PieceAround() finds the piece around a byte, PieceFrom()
 // the piece that begins at one. Pure functions, thread-safe.
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 
 namespace foreshock {
@@ -35,8 +37,35 @@ struct Piece {
   bool capital_e = false;  // it holds an 'E' (a piece without one names no class)
 };
 
-// The piece of `text` that holds its byte at `at` (which must not end a piece).
-Piece PieceAround(std::string_view text, size_t at);
+namespace shape_piece_internal {
+// By byte: whether it ends a piece, is a digit, is an 'E'.
+inline constexpr uint8_t kEnds = 1;
+inline constexpr uint8_t kDigit = 2;
+inline constexpr uint8_t kCapitalE = 4;
+inline constexpr std::array<uint8_t, 256> kKinds = [] {
+  std::array<uint8_t, 256> table{};
+  for (int c = 0; c < 256; ++c) {
+    const char byte = static_cast<char>(c);
+    table[static_cast<size_t>(c)] = static_cast<uint8_t>((EndsPiece(byte) ? kEnds : 0) |
+                                                         (byte >= '0' && byte <= '9' ? kDigit : 0) |
+                                                         (byte == 'E' ? kCapitalE : 0));
+  }
+  return table;
+}();
+}  // namespace shape_piece_internal
+
+// The piece of `text` that holds its byte at `at` (which must not end a piece). Inline: a
+// shape asks it of every piece holding a digit.
+inline Piece PieceAround(std::string_view text, size_t at) {
+  using namespace shape_piece_internal;
+  const auto kind = [&](size_t i) { return kKinds[static_cast<unsigned char>(text[i])]; };
+  uint8_t kinds = kind(at);
+  size_t begin = at;
+  while (begin > 0 && (kind(begin - 1) & kEnds) == 0) kinds |= kind(--begin);
+  size_t end = at + 1;
+  while (end < text.size() && (kind(end) & kEnds) == 0) kinds |= kind(end++);
+  return {begin, end, (kinds & kDigit) != 0, (kinds & kCapitalE) != 0};
+}
 // The piece of `text` that begins at `begin` (0, or just after a byte that ends a piece; the
 // byte at `begin` must not end one), sixteen bytes a step where SSE2 is.
 Piece PieceFrom(std::string_view text, size_t begin);
