@@ -1,9 +1,7 @@
 #include "learn/message_template.h"
 
 #include <algorithm>
-#include <array>
 #include <cctype>
-#include <cstring>
 
 #include "learn/shape_piece.h"
 

@@ -1,9 +1,7 @@
 #include "learn/shape_piece.h"
 
-#include <array>
 #include <bit>
 #include <cstdint>
-#include <cstring>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
