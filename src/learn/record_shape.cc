@@ -340,12 +340,21 @@ bool ShapeMemo::ValuesIfShapedAs(const Remembered& remembered, const RecordHeade
       if (span == spans_end || span->part != i || span->begin > old_differs) return false;
       const size_t begin = span->begin - old_at + at;
       if (begin == part.size() || EndsPiece(part[begin])) return false;
-      const Piece piece = PieceFrom(part, begin);
-      const std::string_view taken = part.substr(begin, piece.end - begin);
-      if (!piece.digit || (piece.capital_e && MayNameClass(taken))) return false;
-      value = AppendValue(taken, value);
+      // Most often both pieces hold only digits from the difference on (a line number, a
+      // port): then they hold the same letters, and the record's, as the remembered one,
+      // names no class and holds a digit. Otherwise its piece is read whole.
+      size_t end = at + same;
+      size_t old_end = old_differs;
+      while (old_end < span->end && IsDigit(old[old_end])) ++old_end;
+      while (end < part.size() && IsDigit(part[end])) ++end;
+      if (old_end != span->end || end == at + same || (end < part.size() && !EndsPiece(part[end]))) {
+        const Piece piece = PieceFrom(part, begin);
+        if (!piece.digit || (piece.capital_e && MayNameClass(part.substr(begin, piece.end - begin)))) return false;
+        end = piece.end;
+      }
+      value = AppendValue(part.substr(begin, end - begin), value);
       old_at = span->end;
-      at = piece.end;
+      at = end;
       ++span;
     }
   }
