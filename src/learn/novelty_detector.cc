@@ -182,12 +182,13 @@ uint64_t NoveltyDetector::RateKey(std::string_view node, std::string_view key) {
 }
 
 template <typename Windows>
-void NoveltyDetector::Bound(Windows* windows, TimePoint now) {
-  if (windows->size() <= options_.max_tracked) return;
+bool NoveltyDetector::Bound(Windows* windows, TimePoint now) {
+  if (windows->size() <= options_.max_tracked) return false;
   const Duration keep = std::max(options_.repeat_window, options_.surge_window);
   std::erase_if(*windows, [&](const auto& entry) { return entry.second.empty() || entry.second.back().time < now - keep; });
   // Still too many at once: drop some (a bounded memory is the promise).
   while (windows->size() > options_.max_tracked) windows->erase(windows->begin());
+  return true;
 }
 
 void NoveltyDetector::DropBefore(Window* window, TimePoint from) {
@@ -402,7 +403,11 @@ bool NoveltyDetector::SettleShaped(const ShapedLine& line) {
     // Counted towards its template's surge, unless the count would raise one: then the
     // record is decoded, for the alert to quote it.
     if (const std::optional<SurgeRate> rate = RateOf(shape)) {
-      Window& times = rates_[shape.rate_key];
+      if (shape.rate_window == nullptr || shape.rate_window_generation != rates_generation_) {
+        shape.rate_window = &rates_[shape.rate_key];  // an unordered_map's values stay where they are
+        shape.rate_window_generation = rates_generation_;
+      }
+      Window& times = *shape.rate_window;
       // Sightings before the window go now (AddSighting() would drop them next): in time
       // order, the window's count is then its size.
       DropBefore(&times, line.time - options_.surge_window);
@@ -411,7 +416,7 @@ bool NoveltyDetector::SettleShaped(const ShapedLine& line) {
                              : CountWithin(times, line.time, options_.surge_window);
       if (1 + within >= SurgeThreshold(rate->expected)) return false;
       AddSighting(&times, {line.time, ShapedRecordHash(line.shape), {}}, options_.surge_window);
-      Bound(&rates_, line.time);  // `times` may be gone now
+      if (Bound(&rates_, line.time)) ++rates_generation_;  // `times` may be gone now
     }
   }
   ++stats_.by_shape;
@@ -467,7 +472,7 @@ void NoveltyDetector::ObserveSurge(const LogRecord& record, const std::string& k
   Window& times = rates_[RateKey(record.node, key)];
   if (!AddSighting(&times, {record.time, RecordHashOnItsNode(record), {}}, options_.surge_window)) return;  // a repeat
   const int observed = CountWithin(times, record.time, options_.surge_window);
-  Bound(&rates_, record.time);  // `times` may be gone now
+  if (Bound(&rates_, record.time)) ++rates_generation_;  // `times` may be gone now
   if (observed < SurgeThreshold(rate->expected)) return;
   ++stats_.surges;
   PatternHit hit;

@@ -193,6 +193,9 @@ class NoveltyDetector {
     std::string template_text;
     TimePoint since{};    // known from then on (an earlier record is judged in full)
     uint64_t rate_key = 0;  // RateKey(): its surge window
+    // That window, once found, while rates_ has dropped none since (rates_generation_).
+    std::deque<Sighting>* rate_window = nullptr;
+    uint64_t rate_window_generation = 0;
     LearnedPlace place;     // where learned_ counts it
     // The given baseline's rate of its template on its node (fixed); without a baseline
     // given, the rate is worked out from `place` at each line.
@@ -232,13 +235,14 @@ class NoveltyDetector {
   static bool AddSighting(Window* window, Sighting sighting, Duration span);
   // Drops the window's sightings before `from` (it is sorted by time).
   static void DropBefore(Window* window, TimePoint from);
-  // Drops the stalest windows when more than max_tracked are kept.
+  // Drops the stalest windows when more than max_tracked are kept; true when it dropped any.
   template <typename Windows>
-  void Bound(Windows* windows, TimePoint now);
+  bool Bound(Windows* windows, TimePoint now);
   // (cluster, class) -> recent sightings.
   std::map<std::pair<std::string, std::string>, Window> sightings_;
   // Hash of (node, template key) -> recent sightings, for surges.
   std::unordered_map<uint64_t, Window> rates_;
+  uint64_t rates_generation_ = 1;  // counts the times Bound() dropped windows of rates_
   static uint64_t RateKey(std::string_view node, std::string_view key);
   std::unordered_map<std::string, TimePoint> lifecycle_until_;  // node -> end of its start or stop
   NoveltyStats stats_;

@@ -227,6 +227,47 @@ TEST_F(NoveltyDetectorTest, ALineSettledByItsShapeCountsAndLearnsAsItsRecordDeco
   EXPECT_FALSE(settled.SettleShaped({t0, "n2", "prod", {kShape, 1}}));
 }
 
+// With room for one surge window only, four nodes' windows keep dropping each other: a line
+// settled by its shape counts in its node's window as found again, and the detectors agree
+// on every surge and on what they learned (ASan would catch a window used after it went).
+TEST_F(NoveltyDetectorTest, SettledLinesCountInSurgeWindowsDroppedToStayBounded) {
+  const TimePoint t0 = At("2026-11-29T02:00:00Z");
+  const std::vector<std::string> nodes = {"n1", "n2", "n3", "n4"};
+  Baseline baseline;
+  const std::string text = TemplateOf("disk [x] is slow");
+  for (const std::string& node : nodes) {
+    for (uint64_t i = 0; i < 24; ++i) {
+      baseline.Learn({"prod", node, At("2026-11-28T00:00:00Z") + std::chrono::seconds(3600 * i), Level::kWarn,
+                      "o.e.x.Disk", "disk [x] is slow", &text, nullptr});
+    }
+  }
+  for (int hour = 0; hour <= 24; ++hour) baseline.Cover(At("2026-11-28T00:00:00Z") + std::chrono::hours(hour));
+  NoveltyOptions options;
+  options.max_tracked = 1;
+  NoveltyDetector decoded(*catalog_, baseline, options);
+  NoveltyDetector settled(*catalog_, baseline, options);
+  constexpr uint64_t kShape = 0x5eed;
+  std::vector<int> surges_decoded;
+  std::vector<int> surges_settled;
+  int settled_lines = 0;
+  for (int i = 1; i <= 64; ++i) {
+    LogRecord line = Record(t0 + std::chrono::seconds(5 * i), Level::kWarn, nodes[static_cast<size_t>(i) % 4],
+                            "disk [y] is slow", "", "o.e.x.Disk");
+    line.shape = kShape;
+    line.shape_values = static_cast<uint64_t>(i);
+    if (!Observe(&decoded, line).empty()) surges_decoded.push_back(i);
+    if (settled.SettleShaped({line.time, line.node, line.cluster, {line.shape, line.shape_values}})) {
+      ++settled_lines;
+    } else if (!Observe(&settled, line).empty()) {
+      surges_settled.push_back(i);
+    }
+  }
+  EXPECT_FALSE(surges_decoded.empty());
+  EXPECT_EQ(surges_settled, surges_decoded);
+  EXPECT_GT(settled_lines, 8);
+  EXPECT_EQ(settled.learned().ToJson(), decoded.learned().ToJson());
+}
+
 // Records a curated pattern matched are learned, the later ones of a kind by the place the
 // first was learned at: the baseline is that of learning each in full.
 TEST_F(NoveltyDetectorTest, RecordsACuratedPatternMatchedAreLearnedAsEachInFull) {
