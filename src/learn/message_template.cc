@@ -13,7 +13,6 @@ constexpr std::string_view kMask = "<*>";
 // mapping) more often than words.
 constexpr size_t kMaxMessageBytes = 1024;
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsUpper(char c) { return c >= 'A' && c <= 'Z'; }
 bool IsLower(char c) { return c >= 'a' && c <= 'z'; }
 

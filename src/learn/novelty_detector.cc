@@ -51,8 +51,7 @@ uint64_t RecordHashOnItsNode(const LogRecord& record) {
   return WordHash(record.text, Fnv1a(record.node));
 }
 uint64_t RecordHash(const LogRecord& record) {
-  if (record.shape != 0) return WordHash(record.node, ShapedRecordHash({record.shape, record.shape_values}));
-  return WordHash(record.text, Fnv1a(record.node));
+  return record.shape != 0 ? WordHash(record.node, RecordHashOnItsNode(record)) : RecordHashOnItsNode(record);
 }
 
 std::string PerDay(uint64_t count, Duration covered) {

@@ -4,10 +4,6 @@
 #include <bit>
 #include <cstring>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include "base/fnv1a.h"
 #include "base/same_bytes.h"
 #include "learn/shape_piece.h"
@@ -23,8 +19,6 @@ constexpr std::string_view kLiteralMarkByte = "\x01\x02";
 static_assert(kMark[0] == kShapeMarkByte && kLiteralMarkByte[0] == kShapeMarkByte);
 constexpr char kHeadEnd = '\x1f';
 constexpr char kPartEnd = '\x1e';
-
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 // Whether a piece holding a digit may name a class with it ("Http2Exception"): the only
 // digits ExceptionClassesIn() reads are in names ending "Exception" or "Error".
@@ -110,10 +104,7 @@ bool SameButDigits(std::string_view a, std::string_view b) {
     const auto block_same = [&](size_t at) {
       const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a.data() + at));
       const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.data() + at));
-      const auto digits = [](__m128i bytes) {  // signed compares: bytes past 0x7f are negative
-        return _mm_and_si128(_mm_cmpgt_epi8(bytes, _mm_set1_epi8('0' - 1)), _mm_cmplt_epi8(bytes, _mm_set1_epi8('9' + 1)));
-      };
-      const __m128i same = _mm_or_si128(_mm_cmpeq_epi8(x, y), _mm_and_si128(digits(x), digits(y)));
+      const __m128i same = _mm_or_si128(_mm_cmpeq_epi8(x, y), _mm_and_si128(DigitBytes(x), DigitBytes(y)));
       return _mm_movemask_epi8(same) == 0xffff;
     };
     size_t at = 0;
@@ -146,13 +137,10 @@ char* AppendShapeText(std::string_view part, char* to, char** values, size_t par
   while (at < end) {
 #if defined(__SSE2__)
     if (end - at >= 16) {
-      // Sixteen bytes a step: digits (signed compares: bytes past 0x7f are negative) and
-      // kShapeMarkByte.
+      // Sixteen bytes a step: digits and kShapeMarkByte.
       const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
-      const __m128i digits = _mm_and_si128(_mm_cmpgt_epi8(bytes, _mm_set1_epi8('0' - 1)),
-                                           _mm_cmplt_epi8(bytes, _mm_set1_epi8('9' + 1)));
       const __m128i marks = _mm_cmpeq_epi8(bytes, _mm_set1_epi8(kShapeMarkByte));
-      const unsigned flagged = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(digits, marks)));
+      const unsigned flagged = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(DigitBytes(bytes), marks)));
       _mm_storeu_si128(reinterpret_cast<__m128i*>(to), bytes);
       if (flagged == 0) {
         to += 16;

@@ -3,10 +3,6 @@
 #include <bit>
 #include <cstdint>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 namespace foreshock {
 namespace {
 
@@ -39,9 +35,7 @@ Piece PieceFrom(std::string_view text, size_t begin) {
     const unsigned ends = PieceEndsIn(bytes);
     // The block's bytes before the first that ends a piece (all, when none does).
     const unsigned within = ends == 0 ? 0xffffu : (1u << std::countr_zero(ends)) - 1;
-    const __m128i digits = _mm_and_si128(_mm_cmpgt_epi8(bytes, _mm_set1_epi8('0' - 1)),
-                                         _mm_cmplt_epi8(bytes, _mm_set1_epi8('9' + 1)));
-    piece.digit |= (static_cast<unsigned>(_mm_movemask_epi8(digits)) & within) != 0;
+    piece.digit |= (static_cast<unsigned>(_mm_movemask_epi8(DigitBytes(bytes))) & within) != 0;
     piece.capital_e |= (static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('E')))) & within) != 0;
     if (ends != 0) {
       piece.end += static_cast<size_t>(std::countr_zero(ends));

@@ -10,6 +10,10 @@
 #include <cstdint>
 #include <string_view>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace foreshock {
 
 // The bytes TemplateOf() splits a message's tokens at.
@@ -22,6 +26,15 @@ constexpr bool IsTemplateSeparator(char c) {
       return false;
   }
 }
+
+constexpr bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+#if defined(__SSE2__)
+// The digits of a block, as 0xff bytes (signed compares: bytes past 0x7f are negative).
+inline __m128i DigitBytes(__m128i bytes) {
+  return _mm_and_si128(_mm_cmpgt_epi8(bytes, _mm_set1_epi8('0' - 1)), _mm_cmplt_epi8(bytes, _mm_set1_epi8('9' + 1)));
+}
+#endif
 
 // The byte a shape's marks start with; the text's own is written otherwise.
 inline constexpr char kShapeMarkByte = '\x01';
