@@ -27,7 +27,7 @@ echo "input: $mb MB of $format twice: no hits, and $hits of $records records hit
 
 best() {
   local seconds
-  seconds=$( { /usr/bin/time -f "%e" "$foreshock" scan --log-level error "$1" > /dev/null; } 2>&1 | tail -1)
+  seconds=$(elapsed "$foreshock" scan --log-level error "$1")
   awk -v s="$seconds" -v b="${2:-}" 'BEGIN{print (b == "" || s < b) ? s : b}'
 }
 quiet_best=""
@@ -37,7 +37,7 @@ for _ in $(seq "$runs"); do
   busy_best=$(best "$busy" "$busy_best")
 done
 awk -v q="$quiet_best" -v b="$busy_best" -v h="$hits" -v mb="$mb" 'BEGIN{
-  printf "scan without hits %.2f s (%.0f MB/s), with hits %.2f s (%.0f MB/s)\n", q, mb / q, b, mb / b
+  printf "scan without hits %.3f s (%.0f MB/s), with hits %.3f s (%.0f MB/s)\n", q, mb / q, b, mb / b
   printf "cost of a hit on top of the quiet cost: %.2f us\n", (b - q) * 1e6 / h }'
 
 if command -v valgrind > /dev/null; then
