@@ -411,7 +411,12 @@ bool RecordReader::DecodeNext(LogRecord* record) {
   std::string_view format;
   const bool remembered = RememberedMayMatch(pending.end_offset, pending.text.size());
   bool may_match = remembered;
-  const bool header_only = !may_match && DecodeHeaderOnly(pending.text, decode_options_, &header_, &format, &may_match);
+  bool header_only = !may_match && DecodeHeaderOnly(pending.text, decode_options_, &header_, &format, &may_match);
+  // A record that states no level takes its envelope's (ApplyHints): in a WARN envelope it
+  // is notable, and the novelty detector reads its text.
+  if (header_only && options_.keep_notable && header_.level == Level::kUnknown && pending.hints.level >= Level::kWarn) {
+    header_only = false;
+  }
   if (header_only) {
     ++stats_.header_only;
     FillFromHeader(header_, record);

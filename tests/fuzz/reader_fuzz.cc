@@ -36,12 +36,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const size_t largest_read = 1 + data[0] * 4;
   const std::string full = testing::RecordDigest(text, nullptr, data[0], largest_read);
   const std::string with_lane = testing::RecordDigest(text, matcher.get(), data[0], largest_read);
-  if (with_lane != full) std::fprintf(stderr, "with the lane:\n%s\ndecoded in full:\n%s\n", with_lane.c_str(), full.c_str());
+  if (with_lane != full) PrintFirstDifference("with the lane", with_lane, "decoded in full", full);
   FUZZ_CHECK(with_lane == full);
   // With novelty on, the lane passes over no WARN+ record and none with exception text.
   const std::string notable = testing::NotableDigest(text, matcher.get(), data[0], largest_read);
   const std::string notable_full = testing::NotableDigest(text, nullptr, data[0], largest_read);
-  if (notable != notable_full) std::fprintf(stderr, "notable with the lane:\n%s\nin full:\n%s\n", notable.c_str(), notable_full.c_str());
+  if (notable != notable_full) PrintFirstDifference("notable with the lane", notable, "in full", notable_full);
   FUZZ_CHECK(notable == notable_full);
   const std::string runs = testing::CheckQuietRuns(text, matcher.get(), data[0], largest_read);
   if (!runs.empty()) std::fprintf(stderr, "quiet runs: %s\n", runs.c_str());
