@@ -35,12 +35,12 @@ Catalog::Catalog(std::vector<Pattern> patterns, std::vector<Rule> rules, std::ve
 }
 
 int Catalog::FindPattern(std::string_view id) const {
-  auto it = pattern_index_.find(std::string(id));
+  auto it = pattern_index_.find(id);
   return it == pattern_index_.end() ? -1 : it->second;
 }
 
 int Catalog::FindRule(std::string_view id) const {
-  auto it = rule_index_.find(std::string(id));
+  auto it = rule_index_.find(id);
   return it == rule_index_.end() ? -1 : it->second;
 }
 

@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/string_map.h"
 #include "base/time.h"
 #include "decode/log_record.h"
 
@@ -166,8 +167,8 @@ class Catalog {
   std::vector<Rule> rules_;
   std::vector<BenignEntry> benign_;
   size_t matched_patterns_ = 0;
-  std::unordered_map<std::string, int> pattern_index_;
-  std::unordered_map<std::string, int> rule_index_;
+  StringMap<int> pattern_index_;
+  StringMap<int> rule_index_;
 };
 
 }  // namespace foreshock

@@ -177,9 +177,9 @@ void Correlator::ApplyHit(int rule_index, int step, const HitContext& hit,
     }
     return;
   }
-  const bool exists = index_.contains(index_key);
-  GroupState& state = *FindOrCreate(rule_index, index_key, hit.time);
-  if (!exists) {
+  bool created = false;
+  GroupState& state = *FindOrCreate(rule_index, index_key, hit.time, &created);
+  if (created) {
     state.group = GroupOf(rule, hit.node, hit.cluster, *hit.hit);
     state.node = hit.node;
     state.cluster = hit.cluster;
@@ -379,7 +379,8 @@ Correlator::StateList::iterator Correlator::Find(const std::string& index_key) {
 }
 
 Correlator::StateList::iterator Correlator::FindOrCreate(int rule_index, const std::string& key,
-                                                         TimePoint now) {
+                                                         TimePoint now, bool* created) {
+  *created = false;
   if (auto found = index_.find(key); found != index_.end()) {
     states_.splice(states_.begin(), states_, found->second);
     return states_.begin();
@@ -395,6 +396,7 @@ Correlator::StateList::iterator Correlator::FindOrCreate(int rule_index, const s
   state.last_hit = now;
   states_.push_front(std::move(state));
   index_[key] = states_.begin();
+  *created = true;
   ++index_inserts_;
   if (expects_any_rule_[static_cast<size_t>(rule_index)]) ++activity_groups_;
   return states_.begin();

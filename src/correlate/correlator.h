@@ -53,6 +53,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "base/string_map.h"
 #include "catalog/catalog.h"
 #include "correlate/alert.h"
 #include "correlate/event_clock.h"
@@ -152,7 +153,8 @@ class Correlator {
   void Resolve(StateList::iterator state, TimePoint time, const std::string& why,
                std::vector<Alert>* alerts, const std::string& observer = "");
   StateList::iterator Find(const std::string& index_key);
-  StateList::iterator FindOrCreate(int rule_index, const std::string& index_key, TimePoint now);
+  // The group state of `index_key`, made (and *created set) when there was none.
+  StateList::iterator FindOrCreate(int rule_index, const std::string& index_key, TimePoint now, bool* created);
   bool IsInhibited(const Rule& rule, const GroupState& state) const;
   std::optional<Duration> LeadTime(const GroupState& state, TimePoint now) const;
 
@@ -175,7 +177,7 @@ class Correlator {
   // there, so until the next insert none can be): lines then skip the lookups.
   uint64_t activity_keys_absent_at_ = UINT64_MAX;
   StateList states_;  // most recently hit first
-  std::unordered_map<std::string, StateList::iterator> index_;
+  StringMap<StateList::iterator> index_;
   uint64_t index_inserts_ = 0;
   TimePoint watermark_{};
   TimePoint last_sweep_{};

@@ -46,7 +46,7 @@ EventClock::NodeClock& EventClock::ClockOf(const LogRecord& record) {
 
 Duration EventClock::LagOf(std::string_view node) const {
   if (node.empty()) return Duration(0);
-  const auto found = by_node_.find(std::string(node));
+  const auto found = by_node_.find(node);
   if (found == by_node_.end()) return Duration(0);
   Duration least = Duration::max();
   for (const NodeClock* clock : found->second) {
@@ -183,7 +183,9 @@ void EventClock::HoldTimeless(HeldRecord held, std::vector<TimedRecord>* ready) 
 
 void EventClock::NoteStream(std::string_view input, TimePoint newest) {
   stream_ = std::max(stream_, newest);
-  InputClock& clock = inputs_[std::string(input)];
+  auto found = inputs_.find(input);
+  if (found == inputs_.end()) found = inputs_.try_emplace(std::string(input)).first;
+  InputClock& clock = found->second;
   clock.newest = clock.known ? std::max(clock.newest, newest) : newest;
   clock.known = true;
 }

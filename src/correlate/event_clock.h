@@ -28,6 +28,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/string_map.h"
 #include "base/time.h"
 #include "correlate/reorder_buffer.h"
 #include "decode/log_record.h"
@@ -131,8 +132,8 @@ class EventClock {
   EventClockOptions options_;
   WallClock wall_clock_;
   std::unordered_map<std::string, NodeClock> clocks_;  // by input, then node
-  std::unordered_map<std::string, InputClock> inputs_;
-  std::unordered_map<std::string, std::vector<const NodeClock*>> by_node_;
+  StringMap<InputClock> inputs_;
+  StringMap<std::vector<const NodeClock*>> by_node_;
   std::string last_key_;
   size_t last_source_size_ = 0;
   NodeClock* last_ = nullptr;

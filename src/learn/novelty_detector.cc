@@ -172,7 +172,7 @@ void NoveltyDetector::NoteLifecycle(const LogRecord& record) {
 
 bool NoveltyDetector::InLifecycle(std::string_view node, TimePoint time) const {
   if (lifecycle_until_.empty()) return false;
-  const auto it = lifecycle_until_.find(std::string(node));
+  const auto it = lifecycle_until_.find(node);
   return it != lifecycle_until_.end() && time <= it->second;
 }
 

@@ -31,6 +31,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/string_map.h"
 #include "base/time.h"
 #include "catalog/catalog.h"
 #include "decode/log_record.h"
@@ -244,7 +245,7 @@ class NoveltyDetector {
   std::unordered_map<uint64_t, Window> rates_;
   uint64_t rates_generation_ = 1;  // counts the times Bound() dropped windows of rates_
   static uint64_t RateKey(std::string_view node, std::string_view key);
-  std::unordered_map<std::string, TimePoint> lifecycle_until_;  // node -> end of its start or stop
+  StringMap<TimePoint> lifecycle_until_;  // node -> end of its start or stop
   NoveltyStats stats_;
 };
 
