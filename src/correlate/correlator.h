@@ -49,7 +49,6 @@
 #include <memory_resource>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 

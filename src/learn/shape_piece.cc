@@ -8,7 +8,6 @@ namespace {
 
 using namespace shape_piece_internal;
 
-
 #if defined(__SSE2__)
 // The bytes of a block that end a piece, a bit each (bit i for byte i): compares by value,
 // and by range where a range's bytes all end one.

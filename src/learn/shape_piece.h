@@ -60,7 +60,7 @@ inline constexpr std::array<uint8_t, 256> kKinds = [] {
   for (int c = 0; c < 256; ++c) {
     const char byte = static_cast<char>(c);
     table[static_cast<size_t>(c)] = static_cast<uint8_t>((EndsPiece(byte) ? kEnds : 0) |
-                                                         (byte >= '0' && byte <= '9' ? kDigit : 0) |
+                                                         (IsDigit(byte) ? kDigit : 0) |
                                                          (byte == 'E' ? kCapitalE : 0));
   }
   return table;

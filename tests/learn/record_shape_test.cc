@@ -169,12 +169,11 @@ TEST(ShapeTest, LinesOfOneShapeReadTheSameOnTheCorpusWithValuesScrambled) {
   EXPECT_GT(kept, variants * 9 / 10);
 }
 
-
 // Records made to stress what a memo reads: one of a few messages at a time, its values
 // redrawn (digits only, or other lengths), at times a word changed, a value becoming a word,
 // a class's digits, text's own kShapeMarkByte, values at the ends of parts, parts short and
-// long (some too long to remember), one to four of them. Every record must get the shape ShapeOf() gives it, whatever the
-// memo remembers.
+// long (some too long to remember), one to four of them. Every record must get the shape
+// ShapeOf() gives it, whatever the memo remembers.
 TEST(ShapeMemoTest, EveryRecordGetsItsShapeWhateverWasRememberedBefore) {
   std::mt19937 random(11);
   const auto pick = [&](size_t n) { return static_cast<size_t>(random() % n); };
