@@ -363,6 +363,24 @@ bool WalkHeader(std::string_view object, const QuoteIndex& quotes, KeyMeanings& 
 // format's), or, on a line with `escapes`, the time, node or cluster holds one: those are
 // read as they stand, and must be what the full decode reads. The text's parts may hold
 // escapes (header->escapes says which: see QuoteIndex).
+// The level a JSON value names, quotes and all as it stands in the line: "INFO" and "WARN",
+// on most lines, are told by comparing two words (overlapping) each.
+Level QuotedLevel(std::string_view value) {
+  if (value.size() == 6) {
+    uint32_t head;
+    uint32_t tail;
+    std::memcpy(&head, value.data(), 4);
+    std::memcpy(&tail, value.data() + 2, 4);
+    const auto is = [&](const char (&quoted)[7]) {  // memcmp() of four bytes is one comparison
+      return std::memcmp(&head, quoted, 4) == 0 && std::memcmp(&tail, quoted + 2, 4) == 0;
+    };
+    if (is("\"INFO\"")) return Level::kInfo;
+    if (is("\"WARN\"")) return Level::kWarn;
+  }
+  if (value.size() < 2 || value.front() != '"' || value.back() != '"') return Level::kUnknown;
+  return ParseAnyLevel(value.substr(1, value.size() - 2));
+}
+
 bool ReadHeaderFields(std::span<const std::string_view, kHeaderFields> values, uint8_t escapes,
                       const DecodeOptions& options, RecordHeader* header) {
   auto string_value = [](std::string_view value) -> std::optional<std::string_view> {
@@ -388,7 +406,7 @@ bool ReadHeaderFields(std::span<const std::string_view, kHeaderFields> values, u
     if (auto value = string_value(values[field])) header->AddPart(*value);
   }
   if (options.header_level) {
-    if (auto value = string_value(values[kLevel])) header->level = ParseLevel(*value);
+    header->level = QuotedLevel(values[kLevel]);
     header->logger = values[kLogger];  // as they stand, quotes and all
     header->dataset = values[kDataset];
   }

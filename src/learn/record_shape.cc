@@ -101,15 +101,28 @@ bool SameButDigits(std::string_view a, std::string_view b) {
   const auto same_or_digits = [](char x, char y) { return x == y || (IsDigit(x) && IsDigit(y)); };
 #if defined(__SSE2__)
   if (a.size() >= 16) {
+    // Most blocks are the same byte for byte: digits are looked at only in those that are not.
     const auto block_same = [&](size_t at) {
       const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a.data() + at));
       const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.data() + at));
-      const __m128i same = _mm_or_si128(_mm_cmpeq_epi8(x, y), _mm_and_si128(DigitBytes(x), DigitBytes(y)));
+      const __m128i equal = _mm_cmpeq_epi8(x, y);
+      if (_mm_movemask_epi8(equal) == 0xffff) return true;
+      const __m128i same = _mm_or_si128(equal, _mm_and_si128(DigitBytes(x), DigitBytes(y)));
       return _mm_movemask_epi8(same) == 0xffff;
     };
     size_t at = 0;
-    for (; at + 16 <= a.size(); at += 16) {
+    for (; at + 32 <= a.size(); at += 32) {
+      // Two blocks a step, told equal by one test.
+      const __m128i x0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a.data() + at));
+      const __m128i y0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.data() + at));
+      const __m128i x1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a.data() + at + 16));
+      const __m128i y1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.data() + at + 16));
+      if (_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(x0, y0), _mm_cmpeq_epi8(x1, y1))) == 0xffff) continue;
+      if (!block_same(at) || !block_same(at + 16)) return false;
+    }
+    if (at + 16 <= a.size()) {
       if (!block_same(at)) return false;
+      at += 16;
     }
     return at == a.size() || block_same(a.size() - 16);  // the last bytes, overlapping
   }
