@@ -410,11 +410,17 @@ bool NoveltyDetector::SettleShaped(const ShapedLine& line) {
       // Sightings before the window go now (AddSighting() would drop them next): in time
       // order, the window's count is then its size.
       DropBefore(&times, line.time - options_.surge_window);
-      const int within = times.empty() || times.back().time <= line.time
+      const bool in_order = times.empty() || times.back().time < line.time;
+      const int within = in_order || times.back().time == line.time
                              ? static_cast<int>(times.size())
                              : CountWithin(times, line.time, options_.surge_window);
       if (1 + within >= SurgeThreshold(rate->expected)) return false;
-      AddSighting(&times, {line.time, ShapedRecordHash(line.shape), {}}, options_.surge_window);
+      const Sighting sighting{line.time, ShapedRecordHash(line.shape), {}};
+      if (in_order) {  // no repeat of it can be in the window, nor anything later
+        times.push_back(sighting);
+      } else {
+        AddSighting(&times, sighting, options_.surge_window);
+      }
       if (Bound(&rates_, line.time)) ++rates_generation_;  // `times` may be gone now
     }
   }

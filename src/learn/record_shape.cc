@@ -49,6 +49,15 @@ uint64_t ShapeHash(std::string_view bytes) {
   const char* at = bytes.data();
   const char* const end = at + bytes.size();
   uint64_t hash = kFnv1aBasis ^ Fold(bytes.size() ^ kOdd1, kOdd2);
+  if (end - at > 64) {
+    // Two chains, thirty-two bytes a step: neither waits for the other's product.
+    uint64_t other = hash ^ kOdd2;
+    for (; end - at > 32; at += 32) {
+      hash = Fold(Word(at) ^ kOdd1 ^ hash, Word(at + 8) ^ kOdd2);
+      other = Fold(Word(at + 16) ^ kOdd1 ^ other, Word(at + 24) ^ kOdd2);
+    }
+    hash = Fold(hash ^ kOdd1, other ^ kOdd2);
+  }
   for (; end - at > 16; at += 16) hash = Fold(Word(at) ^ kOdd1 ^ hash, Word(at + 8) ^ kOdd2);
   // The last bytes, read whole words where they may overlap those read (the size is in).
   uint64_t a = 0;
@@ -87,12 +96,12 @@ char* CopyBytes(std::string_view bytes, char* to) {
   return to + size;
 }
 
-// Writes a value taken out at `to`, as a shape's values are written: its bytes, then
-// kShapeMarkByte (which no piece holds).
-char* AppendValue(std::string_view piece, char* to) {
-  to = CopyBytes(piece, to);
-  *to++ = kShapeMarkByte;
-  return to;
+// A record's parts as they stand, hashed: within one shape, only the values taken out differ,
+// so this tells records of a shape apart as their values would, without taking them out.
+uint64_t PartsHash(std::span<const std::string_view> parts) {
+  uint64_t hash = kFnv1aBasis;
+  for (std::string_view part : parts) hash = Fold(hash ^ ShapeHash(part), 0x9E3779B97F4A7C15ULL);
+  return hash;
 }
 
 // Whether `a` and `b` have the same size and bytes, but for digits where both have one.
@@ -133,16 +142,15 @@ bool SameButDigits(std::string_view a, std::string_view b) {
   return true;
 }
 
-// Room a part of `size` bytes may take in a shape's text (each byte a mark, at worst), or in
-// its values (each piece and a byte after it), with the whole blocks written past them.
+// Room a part of `size` bytes may take in a shape's text (each byte a mark, at worst), with
+// the whole blocks written past them.
 constexpr size_t ShapeTextRoom(size_t size) { return 2 * size + 16; }
 
-// Writes `part` at `to` as a shape's text, returning where it ends; the values taken out go
-// to *values. Most words of a message hold no digit (nor kShapeMarkByte) and are copied at
-// once; where one does, its piece is looked at.
-// Where `spans` is given, the values' places go there, and whether a piece holding a digit
-// was kept (naming a class) to *kept_digits.
-char* AppendShapeText(std::string_view part, char* to, char** values, size_t part_index = 0,
+// Writes `part` at `to` as a shape's text, returning where it ends. Most words of a message
+// hold no digit (nor kShapeMarkByte) and are copied at once; where one does, its piece is
+// looked at. Where `spans` is given, the places of the values taken out go there, and whether
+// a piece holding a digit was kept (naming a class) to *kept_digits.
+char* AppendShapeText(std::string_view part, char* to, size_t part_index = 0,
                       std::vector<ShapeMemo::ValueSpan>* spans = nullptr, bool* kept_digits = nullptr) {
   const char* const begin = part.data();
   const char* const end = begin + part.size();
@@ -204,7 +212,6 @@ char* AppendShapeText(std::string_view part, char* to, char** values, size_t par
     } else {
       std::memcpy(to, kMark.data(), kMark.size());
       to += kMark.size();
-      *values = AppendValue(text, *values);
       if (spans != nullptr) spans->push_back({part_index, piece.begin, piece.end});
     }
     at = begin + piece.end;
@@ -212,48 +219,34 @@ char* AppendShapeText(std::string_view part, char* to, char** values, size_t par
   return to;
 }
 
-struct ShapeText {
-  std::string_view text;
-  std::string_view values;
-};
-
-// A shape's text and values, written into a buffer of the thread's that only grows (no byte
-// of it is cleared for a line). The values' places go to `spans`, if given (see
-// AppendShapeText()).
-ShapeText WriteShapeText(Level level, std::string_view logger, std::string_view dataset,
-                         std::span<const std::string_view> parts, std::vector<ShapeMemo::ValueSpan>* spans = nullptr,
-                         bool* kept_digits = nullptr) {
+// A shape's text, written into a buffer of the thread's that only grows (no byte of it is
+// cleared for a line). The values' places go to `spans`, if given (see AppendShapeText()).
+std::string_view WriteShapeText(Level level, std::string_view logger, std::string_view dataset,
+                                std::span<const std::string_view> parts,
+                                std::vector<ShapeMemo::ValueSpan>* spans = nullptr, bool* kept_digits = nullptr) {
   thread_local std::string buffer;
   size_t room = 3 + logger.size() + dataset.size();
-  size_t values_room = 0;
-  for (std::string_view part : parts) {
-    room += ShapeTextRoom(part.size()) + 1;
-    values_room += ShapeTextRoom(part.size());
-  }
-  if (buffer.size() < room + values_room) buffer.resize(room + values_room);
+  for (std::string_view part : parts) room += ShapeTextRoom(part.size()) + 1;
+  if (buffer.size() < room) buffer.resize(room);
   char* const first = buffer.data();
   char* to = first;
-  char* const first_value = first + room;
-  char* values = first_value;
   *to++ = static_cast<char>(level);
   to = CopyBytes(logger, to);
   *to++ = kHeadEnd;
   to = CopyBytes(dataset, to);
   *to++ = kHeadEnd;
   for (size_t i = 0; i < parts.size(); ++i) {
-    to = AppendShapeText(parts[i], to, &values, i, spans, kept_digits);
+    to = AppendShapeText(parts[i], to, i, spans, kept_digits);
     *to++ = kPartEnd;
   }
-  return {std::string_view(first, static_cast<size_t>(to - first)),
-          std::string_view(first_value, static_cast<size_t>(values - first_value))};
+  return std::string_view(first, static_cast<size_t>(to - first));
 }
 
 }  // namespace
 
 RecordShape ShapeOf(Level level, std::string_view logger, std::string_view dataset,
                     std::span<const std::string_view> parts) {
-  const ShapeText written = WriteShapeText(level, logger, dataset, parts);
-  return {ShapeHash(written.text), ShapeHash(written.values)};
+  return {ShapeHash(WriteShapeText(level, logger, dataset, parts)), PartsHash(parts)};
 }
 
 RecordShape ShapeOf(const LogRecord& record) {
@@ -271,27 +264,26 @@ RecordShape ShapeMemo::ShapeOf(const RecordHeader& header) {
                             kSlots];
   if (slot.misses >= kMissesBeforeRest && ++slot.since_tried < kRest) return foreshock::ShapeOf(header);
   slot.since_tried = 0;
-  uint64_t values = 0;
-  if (slot.used && ValuesIfShapedAs(slot, header, &values)) {
+  if (slot.used && ShapedAs(slot, header)) {
     slot.misses = 0;
-    return {slot.id, values};
+    return {slot.id, PartsHash(header.searchable())};
   }
   ++slot.misses;
   slot.values.clear();
   slot.kept_digits = false;
-  const ShapeText written = WriteShapeText(header.level, header.logger, header.dataset, header.searchable(),
-                                           &slot.values, &slot.kept_digits);
+  const std::string_view text = WriteShapeText(header.level, header.logger, header.dataset, header.searchable(),
+                                                &slot.values, &slot.kept_digits);
   slot.level = header.level;
   slot.logger.assign(header.logger);
   slot.dataset.assign(header.dataset);
   for (size_t i = 0; i < header.part_count; ++i) slot.parts[i].assign(header.parts[i]);
   slot.part_count = header.part_count;
-  slot.id = ShapeHash(written.text);
+  slot.id = ShapeHash(text);
   slot.used = true;
-  return {slot.id, ShapeHash(written.values)};
+  return {slot.id, PartsHash(header.searchable())};
 }
 
-bool ShapeMemo::ValuesIfShapedAs(const Remembered& remembered, const RecordHeader& header, uint64_t* values) {
+bool ShapeMemo::ShapedAs(const Remembered& remembered, const RecordHeader& header) {
   // The record is read against the remembered one. Where their bytes are the same, so are
   // their pieces, and so what their shapes make of them. Where they differ, the difference
   // must lie in (or just after) a value the remembered record took out, and the record's
@@ -303,24 +295,12 @@ bool ShapeMemo::ValuesIfShapedAs(const Remembered& remembered, const RecordHeade
       !SameBytes(header.dataset.data(), remembered.dataset.data(), header.dataset.size())) {
     return false;
   }
-  size_t room = 0;
-  for (std::string_view part : header.searchable()) room += ShapeTextRoom(part.size());
-  if (values_.size() < room) values_.resize(room);
-  char* const first_value = values_.data();
-  char* value = first_value;
-  // Where the record differs only in digits, and only values hold them, its values are where
-  // the remembered record's were.
+  // Where the record differs only in digits, and only values hold them, it is of the shape.
   bool same_but_digits = !remembered.kept_digits;
   for (size_t i = 0; i < header.part_count && same_but_digits; ++i) {
     same_but_digits = SameButDigits(header.parts[i], remembered.parts[i]);
   }
-  if (same_but_digits) {
-    for (const ValueSpan& span : remembered.values) {
-      value = AppendValue(header.parts[span.part].substr(span.begin, span.end - span.begin), value);
-    }
-    *values = ShapeHash(std::string_view(first_value, static_cast<size_t>(value - first_value)));
-    return true;
-  }
+  if (same_but_digits) return true;
   const ValueSpan* span = remembered.values.data();
   const ValueSpan* const spans_end = span + remembered.values.size();
   for (size_t i = 0; i < header.part_count; ++i) {
@@ -334,9 +314,7 @@ bool ShapeMemo::ValuesIfShapedAs(const Remembered& remembered, const RecordHeade
       const bool ended = same == common && old.size() - old_at == part.size() - at;
       const size_t old_differs = old_at + same;
       // Values wholly before the difference are the record's too.
-      for (; span != spans_end && span->part == i && (ended || span->end < old_differs); ++span) {
-        value = AppendValue(part.substr(span->begin - old_at + at, span->end - span->begin), value);
-      }
+      while (span != spans_end && span->part == i && (ended || span->end < old_differs)) ++span;
       if (ended) break;
       if (span == spans_end || span->part != i || span->begin > old_differs) return false;
       const size_t begin = span->begin - old_at + at;
@@ -353,13 +331,11 @@ bool ShapeMemo::ValuesIfShapedAs(const Remembered& remembered, const RecordHeade
         if (!piece.digit || (piece.capital_e && MayNameClass(part.substr(begin, piece.end - begin)))) return false;
         end = piece.end;
       }
-      value = AppendValue(part.substr(begin, end - begin), value);
       old_at = span->end;
       at = end;
       ++span;
     }
   }
-  *values = ShapeHash(std::string_view(first_value, static_cast<size_t>(value - first_value)));
   return true;
 }
 

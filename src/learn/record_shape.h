@@ -22,8 +22,9 @@ namespace foreshock {
 // messages under kMaxShapedMessageBytes and no control-character escape, have the same
 // template, exception classes, logger, level and dataset: TemplateOf() masks every token
 // holding a digit, whatever it holds besides, and ExceptionClassesIn() reads digits only in
-// names ending "Exception" or "Error". `values` hashes the pieces taken out: with the id,
-// node and time it tells one record from another.
+// names ending "Exception" or "Error". `values` hashes the parts as they stand: within one
+// id only the values taken out differ, so with the id, node and time it tells one record from
+// another.
 struct RecordShape {
   uint64_t id = 0;
   uint64_t values = 0;
@@ -41,11 +42,11 @@ RecordShape ShapeOf(const LogRecord& record);
 inline constexpr size_t kMaxShapedMessageBytes = 1000;
 
 // ShapeOf(header), always the same, for one reader's records. It remembers the last record
-// shaped in full per slot (chosen by level, logger and dataset sizes), and the values it took
-// out, and reads a record against it: where the two differ only inside values that hold a
-// digit in both, the shape is the one remembered, and only the values are hashed. Most often
-// they differ only in digits, which is told sixteen bytes a step. Otherwise the record is
-// shaped in full and remembered. A slot whose records keep changing shape (one logger writing
+// shaped in full per slot (chosen by level, logger and dataset sizes), and where the values it
+// took out were, and reads a record against it: where the two differ only inside values that
+// hold a digit in both, the shape is the one remembered. Most often they differ only in
+// digits, which is told thirty-two bytes a step. Otherwise the record is shaped in full and
+// remembered. A slot whose records keep changing shape (one logger writing
 // many messages in turn) is left to ShapeOf() but now and then.
 class ShapeMemo {
  public:
@@ -80,11 +81,10 @@ class ShapeMemo {
   // reader's memo stays small, whatever it reads.
   static constexpr size_t kMaxRememberedBytes = 4096;
   static constexpr size_t kSlots = 16;
-  // The values of a record whose shape is `remembered`'s, hashed; false when it may not be.
-  bool ValuesIfShapedAs(const Remembered& remembered, const RecordHeader& header, uint64_t* values);
+  // Whether the record's shape is `remembered`'s; false when it may not be.
+  static bool ShapedAs(const Remembered& remembered, const RecordHeader& header);
 
   std::array<Remembered, kSlots> slots_;
-  std::string values_;  // the values read, as ShapeOf() writes them
 };
 
 }  // namespace foreshock
