@@ -220,7 +220,8 @@ bool RecordReader::SettleInRun(TimePoint newest) {
       header_.cluster.empty() ? std::string_view(options_.default_cluster) : header_.cluster;
   // The records before it in the run moved event time, as they would have one by one.
   options_.settle_shapes->Cover(newest);
-  return options_.settle_shapes->SettleShaped({header_.time, node, cluster, shapes_.ShapeOf(header_)});
+  return options_.settle_shapes->SettleShaped({header_.time, node, cluster, {shapes_.IdOf(header_), 0},
+                                               header_.searchable()});
 }
 
 bool RecordReader::PlainRecordSpan(std::string_view buffer, size_t at, size_t first_end, std::string_view* record,

@@ -415,7 +415,7 @@ bool NoveltyDetector::SettleShaped(const ShapedLine& line) {
                              ? static_cast<int>(times.size())
                              : CountWithin(times, line.time, options_.surge_window);
       if (1 + within >= SurgeThreshold(rate->expected)) return false;
-      const Sighting sighting{line.time, ShapedRecordHash(line.shape), {}};
+      const Sighting sighting{line.time, ShapedRecordHash({line.shape.id, line.values()}), {}};
       if (in_order) {  // no repeat of it can be in the window, nor anything later
         times.push_back(sighting);
       } else {

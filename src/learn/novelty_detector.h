@@ -26,6 +26,7 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -103,6 +104,10 @@ class NoveltyDetector {
     std::string_view node;
     std::string_view cluster;
     RecordShape shape;
+    // Where given, the line's parts, and shape.values is ShapeValues() of them, worked out
+    // only if a surge window takes the line.
+    std::span<const std::string_view> parts = {};
+    uint64_t values() const { return parts.empty() ? shape.values : ShapeValues(parts); }
   };
   // True when what the detector knows of the line's shape settles it (a benign or known
   // record, no surge to raise): it is counted and learned exactly as Observe() of the record

@@ -96,14 +96,6 @@ char* CopyBytes(std::string_view bytes, char* to) {
   return to + size;
 }
 
-// A record's parts as they stand, hashed: within one shape, only the values taken out differ,
-// so this tells records of a shape apart as their values would, without taking them out.
-uint64_t PartsHash(std::span<const std::string_view> parts) {
-  uint64_t hash = kFnv1aBasis;
-  for (std::string_view part : parts) hash = Fold(hash ^ ShapeHash(part), 0x9E3779B97F4A7C15ULL);
-  return hash;
-}
-
 // Whether `a` and `b` have the same size and bytes, but for digits where both have one.
 bool SameButDigits(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -244,9 +236,17 @@ std::string_view WriteShapeText(Level level, std::string_view logger, std::strin
 
 }  // namespace
 
+uint64_t ShapeValues(std::span<const std::string_view> parts) {
+  // Within one shape only the values taken out differ: the parts as they stand tell records
+  // apart as their values would.
+  uint64_t hash = kFnv1aBasis;
+  for (std::string_view part : parts) hash = Fold(hash ^ ShapeHash(part), 0x9E3779B97F4A7C15ULL);
+  return hash;
+}
+
 RecordShape ShapeOf(Level level, std::string_view logger, std::string_view dataset,
                     std::span<const std::string_view> parts) {
-  return {ShapeHash(WriteShapeText(level, logger, dataset, parts)), PartsHash(parts)};
+  return {ShapeHash(WriteShapeText(level, logger, dataset, parts)), ShapeValues(parts)};
 }
 
 RecordShape ShapeOf(const LogRecord& record) {
@@ -255,18 +255,18 @@ RecordShape ShapeOf(const LogRecord& record) {
   return ShapeOf(record.level, record.logger, record.dataset, parts);
 }
 
-RecordShape ShapeMemo::ShapeOf(const RecordHeader& header) {
+uint64_t ShapeMemo::IdOf(const RecordHeader& header) {
   size_t bytes = header.logger.size() + header.dataset.size();
   for (std::string_view part : header.searchable()) bytes += part.size();
-  if (bytes > kMaxRememberedBytes) return foreshock::ShapeOf(header);
+  if (bytes > kMaxRememberedBytes) return foreshock::ShapeOf(header).id;
   Remembered& slot = slots_[(static_cast<size_t>(header.level) * 31 + header.logger.size() * 7 +
                              header.dataset.size() + header.part_count) %
                             kSlots];
-  if (slot.misses >= kMissesBeforeRest && ++slot.since_tried < kRest) return foreshock::ShapeOf(header);
+  if (slot.misses >= kMissesBeforeRest && ++slot.since_tried < kRest) return foreshock::ShapeOf(header).id;
   slot.since_tried = 0;
   if (slot.used && ShapedAs(slot, header)) {
     slot.misses = 0;
-    return {slot.id, PartsHash(header.searchable())};
+    return slot.id;
   }
   ++slot.misses;
   slot.values.clear();
@@ -280,7 +280,7 @@ RecordShape ShapeMemo::ShapeOf(const RecordHeader& header) {
   slot.part_count = header.part_count;
   slot.id = ShapeHash(text);
   slot.used = true;
-  return {slot.id, PartsHash(header.searchable())};
+  return slot.id;
 }
 
 bool ShapeMemo::ShapedAs(const Remembered& remembered, const RecordHeader& header) {

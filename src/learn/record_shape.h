@@ -35,6 +35,8 @@ RecordShape ShapeOf(Level level, std::string_view logger, std::string_view datas
 inline RecordShape ShapeOf(const RecordHeader& header) {
   return ShapeOf(header.level, header.logger, header.dataset, header.searchable());
 }
+// A record's RecordShape::values, from its parts (a header's searchable ones).
+uint64_t ShapeValues(std::span<const std::string_view> parts);
 // The same of a record decoded in full, from its fields and its text (escapes undone): for
 // records the reader did not shape. Its ids are of another kind than a header's (a JSON
 // header's logger has its quotes): keep them apart.
@@ -50,7 +52,10 @@ inline constexpr size_t kMaxShapedMessageBytes = 1000;
 // many messages in turn) is left to ShapeOf() but now and then.
 class ShapeMemo {
  public:
-  RecordShape ShapeOf(const RecordHeader& header);
+  // ShapeOf(header).id; its values are ShapeValues(header.searchable()), worked out where
+  // they are needed.
+  uint64_t IdOf(const RecordHeader& header);
+  RecordShape ShapeOf(const RecordHeader& header) { return {IdOf(header), ShapeValues(header.searchable())}; }
 
   // A value taken out of a part: bytes [begin, end) of part `part`.
   struct ValueSpan {
