@@ -46,10 +46,14 @@ EventClock::NodeClock& EventClock::ClockOf(const LogRecord& record) {
 
 Duration EventClock::LagOf(std::string_view node) const {
   if (node.empty()) return Duration(0);
-  const auto found = by_node_.find(node);
-  if (found == by_node_.end()) return Duration(0);
+  if (lag_clocks_ == nullptr || node != lag_node_) {
+    const auto found = by_node_.find(node);
+    if (found == by_node_.end()) return Duration(0);
+    lag_node_.assign(node);
+    lag_clocks_ = &found->second;
+  }
   Duration least = Duration::max();
-  for (const NodeClock* clock : found->second) {
+  for (const NodeClock* clock : *lag_clocks_) {
     if (clock->lag_count < 2) return Duration(0);
     const size_t samples = std::min(clock->lag_count, kLagSamples);
     least = std::min(least, *std::min_element(clock->lags.begin(), clock->lags.begin() + static_cast<std::ptrdiff_t>(samples)));
@@ -183,9 +187,13 @@ void EventClock::HoldTimeless(HeldRecord held, std::vector<TimedRecord>* ready) 
 
 void EventClock::NoteStream(std::string_view input, TimePoint newest) {
   stream_ = std::max(stream_, newest);
-  auto found = inputs_.find(input);
-  if (found == inputs_.end()) found = inputs_.try_emplace(std::string(input)).first;
-  InputClock& clock = found->second;
+  if (last_input_clock_ == nullptr || input != last_input_) {
+    auto found = inputs_.find(input);
+    if (found == inputs_.end()) found = inputs_.try_emplace(std::string(input)).first;
+    last_input_.assign(input);
+    last_input_clock_ = &found->second;
+  }
+  InputClock& clock = *last_input_clock_;
   clock.newest = clock.known ? std::max(clock.newest, newest) : newest;
   clock.known = true;
 }

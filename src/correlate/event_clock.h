@@ -137,6 +137,13 @@ class EventClock {
   std::string last_key_;
   size_t last_source_size_ = 0;
   NodeClock* last_ = nullptr;
+  // The last input NoteStream() found, and the last node LagOf() found (the correlator's
+  // sweep asks of each group in turn, most of them of one node): asked first. Entries of
+  // inputs_ and by_node_ are never erased, so the pointers stay good.
+  std::string last_input_;
+  InputClock* last_input_clock_ = nullptr;
+  mutable std::string lag_node_;
+  mutable const std::vector<const NodeClock*>* lag_clocks_ = nullptr;
   std::deque<HeldRecord> timeless_;  // no time and no clock yet to give them one
   std::vector<HeldRecord> opening_;  // the stream's first stamps, until confirmed
   std::chrono::steady_clock::time_point opening_since_{};
