@@ -247,6 +247,9 @@ int Export(const Catalog& catalog, bool ere) {
       {std::regex(R"(\\S)"), "[^[:space:]]"}, {std::regex(R"(\\D)"), "[^0-9]"},
       {std::regex(R"(([+*?])\?)"), "$1"}};  // lazy quantifiers: ERE has none
   for (const Pattern& pattern : catalog.patterns()) {
+    // A learned pattern has no regex: the novelty detector raises its hits. An empty line
+    // would match every line of a `grep -f` or `rg -f` given the export.
+    if (pattern.learned) continue;
     std::string regex = pattern.regex;
     if (ere) {
       for (const auto& [from, to] : kEre) regex = std::regex_replace(regex, from, to);

@@ -2,7 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <re2/re2.h>
+
+#include <algorithm>
 #include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "testing/subprocess.h"
 #include "testing/temp_dir.h"
@@ -114,6 +120,35 @@ TEST(CatalogCommandTest, ShippedCatalogPassesItsOwnTests) {
   const ProcessResult result = RunForeshock({"catalog", "test"});
   EXPECT_EQ(result.exit_code, 0) << result.out;
   EXPECT_NE(result.out.find(" 0 failed"), std::string::npos);
+}
+
+// `catalog export` feeds `grep -E -f` and `rg -f` (bench/throughput.sh): one regex a line,
+// each curated pattern's, and no empty line (which would match every line of their input).
+TEST(CatalogCommandTest, ExportGivesEachCuratedRegexAndNoEmptyLine) {
+  for (const bool ere : {false, true}) {
+    std::vector<std::string> args = {"catalog", "export"};
+    if (ere) args.push_back("--ere");
+    const ProcessResult result = RunForeshock(args);
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    std::vector<std::string> regexes;
+    std::istringstream lines(result.out);
+    for (std::string line; std::getline(lines, line);) regexes.push_back(line);
+    ASSERT_GE(regexes.size(), 40u) << result.out;
+    for (const std::string& regex : regexes) EXPECT_FALSE(regex.empty()) << (ere ? "--ere" : "plain");
+    if (!ere) {
+      // The seed incident's breaker line matches an exported regex; an ordinary line none.
+      const std::string breaker =
+          "[parent] Data too large, data for [<http_request>] would be [16.2gb], which is larger than the limit "
+          "of [15.8gb]";
+      const std::string ordinary = "[o.e.c.m.MetadataMappingService] [node-1] [logs-2026.11] update_mapping [_doc]";
+      const auto matched = [&](const std::string& text) {
+        return std::any_of(regexes.begin(), regexes.end(),
+                           [&](const std::string& regex) { return RE2::PartialMatch(text, RE2(regex)); });
+      };
+      EXPECT_TRUE(matched(breaker));
+      EXPECT_FALSE(matched(ordinary));
+    }
+  }
 }
 
 TEST(CatalogCommandTest, ListShowsOverridesAndExplainShowsTheRunbook) {
