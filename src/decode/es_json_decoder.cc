@@ -357,12 +357,6 @@ bool WalkHeader(std::string_view object, const QuoteIndex& quotes, KeyMeanings& 
   return true;
 }
 
-// Reads the header fields into *header from their values (with their quotes, as the walk or
-// a learned layout found them; an empty view for a field absent). False when the time or
-// the message is absent or not a string (Decode() calls such a line malformed or another
-// format's), or, on a line with `escapes`, the time, node or cluster holds one: those are
-// read as they stand, and must be what the full decode reads. The text's parts may hold
-// escapes (header->escapes says which: see QuoteIndex).
 // The level a JSON value names, quotes and all as it stands in the line: "INFO" and "WARN",
 // on most lines, are told by comparing two words (overlapping) each.
 Level QuotedLevel(std::string_view value) {
@@ -381,6 +375,12 @@ Level QuotedLevel(std::string_view value) {
   return ParseAnyLevel(value.substr(1, value.size() - 2));
 }
 
+// Reads the header fields into *header from their values (with their quotes, as the walk or
+// a learned layout found them; an empty view for a field absent). False when the time or
+// the message is absent or not a string (Decode() calls such a line malformed or another
+// format's), or, on a line with `escapes`, the time, node or cluster holds one: those are
+// read as they stand, and must be what the full decode reads. The text's parts may hold
+// escapes (header->escapes says which: see QuoteIndex).
 bool ReadHeaderFields(std::span<const std::string_view, kHeaderFields> values, uint8_t escapes,
                       const DecodeOptions& options, RecordHeader* header) {
   auto string_value = [](std::string_view value) -> std::optional<std::string_view> {
