@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # What looking for unknown precursors costs `foreshock scan`: the same generated log scanned
 # without and with --baseline (learned from the log itself by `foreshock baseline build`),
-# page-cached and interleaved, RUNS pairs (best of each, and the median ratio); then the same on a stream where every line
-# is a WARN carrying an exception (the worst case: every record is decoded in full, templated
-# and looked up). Also callgrind instructions of both pairs on 16 MB slices, which the
+# page-cached, in RUNS back-to-back pairs (the best of each, and the median ratio); then the
+# same on a stream where every line is a WARN carrying an exception (the worst case: every
+# record is decoded in full, templated and looked up). Also callgrind instructions of both pairs on 16 MB slices, which the
 # machine's load does not move.
 # usage: bench/novelty_cost.sh [BUILD] [MB] [FORMAT: ecs|es-json|plain] [HIT_RATE] [RUNS]
 set -euo pipefail

@@ -48,8 +48,8 @@ inline constexpr size_t kMaxShapedMessageBytes = 1000;
 // took out were, and reads a record against it: where the two differ only inside values that
 // hold a digit in both, the shape is the one remembered. Most often they differ only in
 // digits, which is told thirty-two bytes a step. Otherwise the record is shaped in full and
-// remembered. A slot whose records keep changing shape (one logger writing
-// many messages in turn) is left to ShapeOf() but now and then.
+// remembered. A slot whose records keep changing shape (one logger writing many messages in
+// turn) is left to ShapeOf() but now and then.
 class ShapeMemo {
  public:
   // ShapeOf(header).id; its values are ShapeValues(header.searchable()), worked out where
