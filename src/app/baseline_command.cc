@@ -7,6 +7,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <filesystem>
 
@@ -26,6 +27,16 @@ namespace {
 
 namespace po = boost::program_options;
 
+// Saves the baseline to `path`, or to standard output for "-".
+Status Write(const Baseline& baseline, const std::string& path) {
+  if (path != "-") return baseline.Save(path);
+  const std::string text = baseline.ToJson().dump(1) + "\n";
+  if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
+    return Status::IoError("cannot write the baseline to standard output", errno);
+  }
+  return Status();
+}
+
 void SayWhatItHolds(const Baseline& baseline, const std::string& path) {
   size_t templates = 0;
   size_t classes = 0;
@@ -34,8 +45,8 @@ void SayWhatItHolds(const Baseline& baseline, const std::string& path) {
     classes += cluster.exceptions.size();
   }
   std::error_code error;
-  const auto bytes = std::filesystem::file_size(path, error);
-  spdlog::info("{}: {} of logs, {}, {}, {}; {} bytes", path, FormatLeadTime(ToSeconds(baseline.covered())),
+  const auto bytes = path == "-" ? baseline.ToJson().dump(1).size() + 1 : std::filesystem::file_size(path, error);
+  spdlog::info("{}: {} of logs, {}, {}, {}; {} bytes", path == "-" ? "standard output" : path, FormatLeadTime(ToSeconds(baseline.covered())),
                Counted(baseline.clusters().size(), "cluster", "clusters"),
                Counted(templates, "warning template", "warning templates"),
                Counted(classes, "exception class", "exception classes"), error ? 0 : bytes);
@@ -48,7 +59,7 @@ int Build(const Args& args) {
   AddCatalogOptions(&options, &common);
   AddInputOptions(&options, &common, /*with_node=*/false);
   AddLoggingOption(&options, &common);
-  options.add_options()("output,o", po::value(&output), "write the baseline here (required)")(
+  options.add_options()("output,o", po::value(&output), "write the baseline here (required; - for standard output)")(
       "from", po::value(&from_text), "learn only from lines at or after this time (2026-11-29T01:30:00Z, or -7d)")(
       "to", po::value(&to_text), "learn only from lines before this time");
   po::variables_map values;
@@ -109,7 +120,7 @@ int Build(const Args& args) {
     spdlog::error("{}", status.message());
     return kExitError;
   }
-  if (Status saved = learner.learned().Save(output); !saved.ok()) return UsageError(saved.message());
+  if (Status saved = Write(learner.learned(), output); !saved.ok()) return UsageError(saved.message());
   spdlog::info("learned from {} of {}", Counted(pipeline.summary().records, "record", "records"),
                Counted(readers.size(), "input", "inputs"));
   SayWhatItHolds(learner.learned(), output);
@@ -126,7 +137,7 @@ int Merge(const Args& args) {
   std::string output;
   std::string log_level = "info";
   po::options_description options("Options");
-  options.add_options()("output,o", po::value(&output), "write the merged baseline here (required)")(
+  options.add_options()("output,o", po::value(&output), "write the merged baseline here (required; - for standard output)")(
       "log-level", po::value(&log_level)->default_value("info"), "foreshock's own log on stderr");
   po::variables_map values;
   if (auto stop = ParseArgs(args, "baseline merge", "--output FILE BASELINE...", options, "input", &values)) {
@@ -140,7 +151,7 @@ int Merge(const Args& args) {
     if (!baseline.ok()) return UsageError(baseline.status().message());
     merged.Merge(*baseline);
   }
-  if (Status saved = merged.Save(output); !saved.ok()) return UsageError(saved.message());
+  if (Status saved = Write(merged, output); !saved.ok()) return UsageError(saved.message());
   SayWhatItHolds(merged, output);
   return kExitOk;
 }

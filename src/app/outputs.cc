@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cinttypes>
 #include <filesystem>
 #include <functional>
@@ -78,6 +79,12 @@ void AddOutputOptions(po::options_description* description, OutputOptions* o) {
       ("metrics-listen", po::value(&o->metrics_listen),
        "serve Prometheus metrics, /healthz and /ready on HOST:PORT or :PORT (off by default)")
       ("verbose", po::bool_switch(&o->verbose), "stdout:text: show each alert's evidence lines and runbook too");
+}
+
+bool AlertsGoToStdout(const OutputOptions& options) {
+  return options.outputs.empty() || std::any_of(options.outputs.begin(), options.outputs.end(), [](const std::string& spec) {
+           return spec == "stdout" || spec.starts_with("stdout:");
+         });
 }
 
 Result<std::unique_ptr<Outputs>> Outputs::Build(const OutputOptions& options, const std::string& state_dir) {

@@ -42,6 +42,8 @@ struct OutputOptions {
 };
 
 void AddOutputOptions(boost::program_options::options_description* description, OutputOptions* options);
+// Whether alerts are written to standard output (the default, or an --output stdout*).
+bool AlertsGoToStdout(const OutputOptions& options);
 
 class Outputs {
  public:

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <set>
 #include <tuple>
 
@@ -202,12 +203,27 @@ int RunReplay(const Args& args) {
     return UsageError("--warm-up is a duration like 1h or 0s");
   }
   // The summary and report files are opened now: a wrong folder fails before an hour of
-  // archives is read, not after.
+  // archives is read, not after. "-" is standard output, for one of them alone, and only
+  // when no alert goes there.
   std::ofstream summary_file, summary_json_file, report_file;
-  for (auto [path, file, what] : {std::tuple{&summary_path, &summary_file, "--summary"},
-                                  std::tuple{&summary_json_path, &summary_json_file, "--summary-json"},
-                                  std::tuple{&report_path, &report_file, "--report"}}) {
+  std::ostream* summary_out = &summary_file;
+  std::ostream* summary_json_out = &summary_json_file;
+  std::ostream* report_out = &report_file;
+  std::string stdout_taken_by = AlertsGoToStdout(output_options) ? "the alerts (--output stdout)" : "";
+  for (auto [path, file, out, what] : {std::tuple{&summary_path, &summary_file, &summary_out, "--summary"},
+                                       std::tuple{&summary_json_path, &summary_json_file, &summary_json_out,
+                                                  "--summary-json"},
+                                       std::tuple{&report_path, &report_file, &report_out, "--report"}}) {
     if (path->empty()) continue;
+    if (*path == "-") {
+      if (!stdout_taken_by.empty()) {
+        return UsageError(std::string(what) + " -: standard output already carries " + stdout_taken_by +
+                          "; send the alerts elsewhere with --output file:PATH, or write this to a file");
+      }
+      stdout_taken_by = what;
+      *out = &std::cout;
+      continue;
+    }
     file->open(*path, std::ios::binary | std::ios::trunc);
     if (!*file) return UsageError(std::string(what) + " " + *path + ": " + std::strerror(errno));
   }
@@ -345,20 +361,20 @@ int RunReplay(const Args& args) {
   const std::string summary = timeline.RenderSummary();
   if (summary_path.empty()) {
     std::fputs(summary.c_str(), stderr);
-  } else if (!(summary_file << summary) || !summary_file.flush()) {
+  } else if (!(*summary_out << summary) || !summary_out->flush()) {
     spdlog::error("cannot write the summary to {}", summary_path);
     return kExitError;
   }
   const Provenance provenance = ProvenanceOf(args, common);
-  if (!summary_json_path.empty() && !(summary_json_file << timeline.SummaryJson(provenance).dump(2) << "\n" &&
-                                      summary_json_file.flush())) {
+  if (!summary_json_path.empty() && !(*summary_json_out << timeline.SummaryJson(provenance).dump(2) << "\n" &&
+                                      summary_json_out->flush())) {
     spdlog::error("cannot write the summary to {}", summary_json_path);
     return kExitError;
   }
   if (!report_path.empty()) {
     if (context_lines > 0) ReadEvidenceContext(context_lines, &timeline);
-    report_file << RenderHtml(timeline, provenance, *catalog);
-    if (!report_file.flush()) {
+    *report_out << RenderHtml(timeline, provenance, *catalog);
+    if (!report_out->flush()) {
       spdlog::error("cannot write the report to {}", report_path);
       return kExitError;
     }

@@ -196,6 +196,31 @@ TEST(NoveltyTest, TheNovelExceptionScenarioIsAnnouncedBeforeTheIndexTurnsRed) {
   EXPECT_GE(*red - *warned, std::chrono::minutes(5)) << "lead time";
 }
 
+// `-o -` writes the baseline to standard output (to pipe it to ssh or a config store), the
+// same bytes a file gets; no file named "-" appears.
+TEST(NoveltyTest, ABaselineGoesToStdoutForDash) {
+  testing::TempDir dir;
+  const std::vector<std::string> files = Files(Sample("scenarios/novel-exception"));
+  std::vector<std::string> to_file = {"baseline", "build", "-o", dir.path() + "/day1.json", "--to", "2026-11-29T00:00:00Z"};
+  to_file.insert(to_file.end(), files.begin(), files.end());
+  ASSERT_EQ(RunForeshock(to_file).exit_code, 0);
+  std::vector<std::string> to_stdout = {"baseline", "build", "-o", "-", "--to", "2026-11-29T00:00:00Z"};
+  to_stdout.insert(to_stdout.end(), files.begin(), files.end());
+  testing::ProcessOptions in_dir;
+  in_dir.cwd = dir.path();
+  const auto built = RunForeshock(to_stdout, in_dir);
+  ASSERT_EQ(built.exit_code, 0) << built.err;
+  const std::string saved = testing::ReadFile(dir.path() + "/day1.json");
+  EXPECT_GT(saved.size(), 100u);
+  EXPECT_EQ(built.out, saved);
+  EXPECT_NE(built.err.find("standard output: "), std::string::npos) << built.err;
+  EXPECT_FALSE(fs::exists(dir.path() + "/-"));
+  const auto merged = RunForeshock({"baseline", "merge", "-o", "-", dir.path() + "/day1.json"}, in_dir);
+  ASSERT_EQ(merged.exit_code, 0) << merged.err;
+  EXPECT_EQ(merged.out, saved);
+  EXPECT_FALSE(fs::exists(dir.path() + "/-"));
+}
+
 // What each alert is, for comparing runs: time, rule, group, action, stage, severity.
 std::vector<std::string> Identities(const std::string& out) {
   std::vector<std::string> identities;

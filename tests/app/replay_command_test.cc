@@ -237,6 +237,33 @@ TEST_F(ReplayTest, TheSummaryTellsFirstPrecursorsEscalationsLeadTimeAndBusiestPa
   EXPECT_EQ(replay.err.find("busiest patterns"), std::string::npos) << "--summary takes it off stderr";
 }
 
+// "-" is standard output, as for every Unix tool: never a file named "-" in the working
+// folder. It must not interleave with alerts or another document there.
+TEST_F(ReplayTest, DashWritesTheSummaryToStdoutAndRefusesToShareIt) {
+  testing::ProcessOptions in_dir;
+  in_dir.cwd = dir_.path();
+  const std::string archive = dir_.path() + "/archive";
+  const std::string alerts_path = dir_.path() + "/alerts.jsonl";
+  const auto replay = RunForeshock({"replay", "--summary-json", "-", "--output", "file:" + alerts_path, archive},
+                                   in_dir);
+  ASSERT_EQ(replay.exit_code, 0) << replay.err;
+  const nlohmann::json summary = nlohmann::json::parse(replay.out);  // the whole of stdout is one document
+  EXPECT_FALSE(summary["alerts"].empty()) << replay.out;
+  EXPECT_FALSE(std::filesystem::exists(dir_.path() + "/-"));
+  EXPECT_NE(ReadFile(alerts_path).find("es.chain.scroll_leak"), std::string::npos);
+
+  const auto with_alerts = RunForeshock({"replay", "--summary", "-", archive}, in_dir);
+  EXPECT_EQ(with_alerts.exit_code, 2);
+  EXPECT_NE(with_alerts.err.find("--summary -: standard output already carries the alerts"), std::string::npos)
+      << with_alerts.err;
+  const auto twice = RunForeshock(
+      {"replay", "--summary", "-", "--report", "-", "--output", "file:" + alerts_path, archive},
+      in_dir);
+  EXPECT_EQ(twice.exit_code, 2);
+  EXPECT_NE(twice.err.find("--report -: standard output already carries --summary"), std::string::npos) << twice.err;
+  EXPECT_FALSE(std::filesystem::exists(dir_.path() + "/-"));
+}
+
 // A node name and a file name carrying a terminal escape (it retitles the window) and a
 // bidi override: every command shows them escaped, on stdout and on stderr.
 TEST_F(ReplayTest, ControlCharactersAndBidiOverridesFromLogsReachNoTerminal) {
