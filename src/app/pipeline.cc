@@ -175,7 +175,8 @@ void Pipeline::NoteInputCut(const RecordStream& input, const MergeHead& head) {
 Status Pipeline::Process(const LogRecord& record, bool live) {
   ++summary_.records;
   hits_.clear();
-  matcher_->Match(record, &hits_);
+  // Where only the correlator reads the hits, those it passes over need no captures.
+  matcher_->Match(record, &hits_, hit_hook_ ? nullptr : &correlator_->uses());
   if (clock_.Accept(record, !hits_.empty(), live)) return Correlate(record, &hits_, live);
   timed_.clear();
   clock_.Hold(record, hits_, live, &timed_);
@@ -246,10 +247,11 @@ Status Pipeline::Correlate(const LogRecord& given, std::vector<PatternHit>* hits
   NoteTime(record.time, live);
   if (correlator_->wants_activity()) correlator_->NoteActivity(record, &alerts_);
   reorder_.Observe(record.time);
-  if (!hits->empty() && !reorder_.Hold(record, hits)) {
-    ++summary_.late;  // too late to reorder: applied as it is
-    correlator_->Observe(record, *hits, &alerts_);
-  }
+  // Hits no rule uses are counted above and go no further: nothing holds or copies them.
+  const bool late = !hits->empty() && record.time < reorder_.released();
+  std::erase_if(*hits, [this](const PatternHit& hit) { return !correlator_->Uses(hit.pattern); });
+  if (late) ++summary_.late;  // too late to reorder: applied as it is
+  if (!hits->empty() && !reorder_.Hold(record, hits)) correlator_->Observe(record, *hits, &alerts_);
   FORESHOCK_RETURN_IF_ERROR(Emit(&alerts_));
   if (tick_ && ++records_since_tick_check_ >= 1024) FORESHOCK_RETURN_IF_ERROR(MaybeTick());
   return Release(live, /*end=*/false);

@@ -96,6 +96,10 @@ Correlator::Correlator(const Catalog& catalog, const CorrelatorOptions& options,
       for (const auto& [rule, step] : feeds_[static_cast<size_t>(resolved)]) recovers_[p].push_back(rule);
     }
   }
+  uses_.resize(catalog.patterns().size());
+  for (size_t p = 0; p < catalog.patterns().size(); ++p) {
+    uses_[p] = !feeds_[p].empty() || !expects_[p].empty() || !recovers_[p].empty();
+  }
 }
 
 bool Correlator::IsDuplicate(const LogRecord& record) {
@@ -127,6 +131,7 @@ void Correlator::Observe(const LogRecord& record, const std::vector<PatternHit>&
     return;
   }
   for (const PatternHit& hit : hits) {
+    if (!Uses(hit.pattern)) continue;
     ++stats_.hits;
     const Pattern& pattern = catalog_.patterns()[static_cast<size_t>(hit.pattern)];
     HitContext context{record.time, SubjectNode(pattern, hit, record), record.cluster, &pattern, &hit,
@@ -314,7 +319,7 @@ void Correlator::Emit(GroupState* state, Alert::Action action, TimePoint time, b
 }
 
 void Correlator::Recover(const Pattern& recovery, const HitContext& hit, std::vector<Alert>* alerts) {
-  const std::vector<int>& rules = recovers_[static_cast<size_t>(catalog_.FindPattern(recovery.id))];
+  const std::vector<int>& rules = recovers_[static_cast<size_t>(hit.hit->pattern)];
   for (auto it = states_.begin(); it != states_.end();) {
     auto current = it++;
     if (current->node != hit.node ||

@@ -86,6 +86,12 @@ class Correlator {
   // clock is the stream's).
   Correlator(const Catalog& catalog, const CorrelatorOptions& options, const EventClock* clock = nullptr);
 
+  // Whether hits of `pattern` can change anything here: some rule counts it, waits for it,
+  // or is resolved by it. The others (building blocks no rule uses yet) need not be held,
+  // copied or given evidence: Observe() passes them over.
+  bool Uses(int pattern) const { return uses_[static_cast<size_t>(pattern)]; }
+  const std::vector<bool>& uses() const { return uses_; }  // by pattern
+
   // Applies the hits of one record. Appends emitted alerts to *alerts.
   void Observe(const LogRecord& record, const std::vector<PatternHit>& hits,
                std::vector<Alert>* alerts);
@@ -166,6 +172,7 @@ class Correlator {
   std::vector<std::vector<std::pair<int, int>>> feeds_;  // pattern -> (rule, step)
   std::vector<std::vector<int>> recovers_;               // recovery pattern -> rules it resolves
   std::vector<std::vector<int>> expects_;                // pattern -> absence rules it satisfies
+  std::vector<bool> uses_;                               // pattern -> Uses()
   std::vector<int> expects_any_;                         // absence rules satisfied by any line
   std::vector<bool> expects_any_rule_;                   // per rule: is it one of those
   size_t activity_groups_ = 0;                           // groups of those rules, armed

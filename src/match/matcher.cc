@@ -462,7 +462,11 @@ bool Matcher::CaptureHit(int pattern, std::string_view text, PatternHit* hit) co
   return true;
 }
 
-void Matcher::Match(const LogRecord& record, std::vector<PatternHit>* hits) const {
+bool Matcher::Matches(int pattern, std::string_view text) const {
+  return MatchLeftmost(compiled_[static_cast<size_t>(pattern)], text, nullptr, 0);
+}
+
+void Matcher::Match(const LogRecord& record, std::vector<PatternHit>* hits, const std::vector<bool>* placed) const {
   // Header-only records (no text) are most lines: with the prefilter on, every pattern needs
   // a literal, so an empty text matches nothing.
   if (record.text.empty() && filtered_ != nullptr) return;
@@ -476,6 +480,10 @@ void Matcher::Match(const LogRecord& record, std::vector<PatternHit>* hits) cons
   const std::vector<int>& to_try = listed ? record.candidates.patterns : candidates;
   for (int pattern : to_try) {
     if (!PassesFilters(pattern, record)) continue;
+    if (placed != nullptr && !(*placed)[static_cast<size_t>(pattern)]) {
+      if (Matches(pattern, record.text)) hits->push_back(PatternHit{.pattern = pattern});
+      continue;
+    }
     PatternHit hit;
     if (CaptureHit(pattern, record.text, &hit)) hits->push_back(std::move(hit));
   }

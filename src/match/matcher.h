@@ -51,8 +51,10 @@ class Matcher {
   static Result<std::unique_ptr<Matcher>> Create(const Catalog& catalog,
                                                  const MatcherOptions& options);
 
-  // Appends one hit per pattern whose regex and filters accept `record`.
-  void Match(const LogRecord& record, std::vector<PatternHit>* hits) const;
+  // Appends one hit per pattern whose regex and filters accept `record`. With `placed`, only
+  // the hits of patterns it holds true for get their captures and place in the text; the
+  // others' only say that they matched, which their regex tells faster.
+  void Match(const LogRecord& record, std::vector<PatternHit>* hits, const std::vector<bool>* placed = nullptr) const;
 
   // Appends the hits of the regexes alone on `text`, without filters (catalog tests).
   void MatchText(std::string_view text, std::vector<PatternHit>* hits) const;
@@ -125,6 +127,7 @@ class Matcher {
   bool MayMatchPastGate(std::span<const std::string_view> parts, ListedCandidates* listed) const;
   bool PassesFilters(int pattern, const LogRecord& record) const;
   bool CaptureHit(int pattern, std::string_view text, PatternHit* hit) const;
+  bool Matches(int pattern, std::string_view text) const;
   // RE2::Match(UNANCHORED) of the pattern in `text`, with its groups: the same leftmost match.
   static bool MatchLeftmost(const Compiled& compiled, std::string_view text, re2::StringPiece* groups,
                             int group_count);

@@ -339,6 +339,29 @@ TEST(ScanCommandTest, OneOfEachIsCountedInTheSingular) {
   EXPECT_NE(replay.err.find("foreshock replay: 1 input, 1 record, 1 alert,"), std::string::npos) << replay.err;
 }
 
+// Building blocks no rule uses (INFO-band GC overhead, slow young collections) go bare to
+// the correlator, which passes them over: they are still counted as hits, as `match` counts
+// them, and the rules that do use GC lines still alert.
+TEST(ScanCommandTest, HitsNoRuleUsesAreStillCounted) {
+  TempDir dir;
+  const std::string log = dir.Write(
+      "es-data-1.log",
+      "[2026-11-29T00:00:01,145][INFO ][o.e.m.j.JvmGcMonitorService] [es-data-1] [gc][67104] overhead, spent "
+      "[848ms] collecting in the last [1s]\n"
+      "[2026-11-29T00:00:02,145][INFO ][o.e.m.j.JvmGcMonitorService] [es-data-1] [gc][young][3449979][986594] "
+      "duration [900ms], collections [1]/[1.3s], total [900ms]/[8.8h], memory [16.5gb]->[15.7gb]/[30.8gb], "
+      "all_pools {[young] [1gb]->[0b]/[0b]}{[old] [15gb]->[15.6gb]/[30gb]}\n"
+      "[2026-11-29T00:00:03,362][WARN ][o.e.m.j.JvmGcMonitorService] [es-data-1] [gc][86776] overhead, spent "
+      "[4390ms] collecting in the last [5s]\n");
+  const ProcessResult match = RunForeshock({"match", "--summary-only", log});
+  ASSERT_EQ(match.exit_code, 0) << match.err;
+  EXPECT_NE(match.out.find("3 records, 3 matched"), std::string::npos) << match.out;
+  const ProcessResult scan = RunForeshock({"scan", log});
+  ASSERT_EQ(scan.exit_code, 0) << scan.err;
+  EXPECT_NE(scan.err.find("3 lines, 3 records, 3 pattern hits, 1 alert;"), std::string::npos) << scan.err;
+  EXPECT_NE(scan.out.find("\"@timestamp\":\"2026-11-29T00:00:03.362Z\""), std::string::npos) << scan.out;
+}
+
 // No placeholder reaches an alert unfilled: a line naming no node or cluster says so, a
 // capture its line lacks says so; --cluster names the cluster of lines that carry none, and
 // Elasticsearch's own file names (prod_server.json) name it too.

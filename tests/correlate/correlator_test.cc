@@ -238,6 +238,26 @@ TEST_F(RecoveryTest, ARecoveryMarkerResolvesItsNodesAlertAtOnceWithoutHoldDown) 
   EXPECT_EQ(later[0].node, "node-2");
 }
 
+// What the correlator uses: patterns its rules count or wait for, and recovery markers of
+// those. A building block no rule names is passed over, so the pipeline neither holds nor
+// captures its hits; it changes no alert.
+TEST_F(RecoveryTest, UsesWhatItsRulesCountWaitForOrAreResolvedBy) {
+  Pattern orphan_recovery = MakePattern("orphan_cleared", Marker::kRecovery);
+  orphan_recovery.resolves = {"block"};
+  Rule waits = MakeRule("waits", Rule::Kind::kAbsence, {{"high"}});
+  waits.expect = {"answer"};
+  Pattern cleared = MakePattern("cleared", Marker::kRecovery);
+  cleared.resolves = {"high"};
+  const Catalog catalog({MakePattern("high"), cleared, MakePattern("block"), orphan_recovery, MakePattern("answer")},
+                        {MakeRule("high_rule", Rule::Kind::kSingle, {{"high"}}), waits});
+  Correlator correlator(catalog, CorrelatorOptions{});
+  EXPECT_TRUE(correlator.Uses(catalog.FindPattern("high")));
+  EXPECT_TRUE(correlator.Uses(catalog.FindPattern("cleared")));
+  EXPECT_TRUE(correlator.Uses(catalog.FindPattern("answer")));
+  EXPECT_FALSE(correlator.Uses(catalog.FindPattern("block")));
+  EXPECT_FALSE(correlator.Uses(catalog.FindPattern("orphan_cleared")));
+}
+
 TEST_F(CorrelatorTest, StateIsBoundedAndEvictionsAreCounted) {
   CorrelatorOptions options;
   options.max_groups = 2;

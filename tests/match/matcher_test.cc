@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 
 #include "app/record_reader.h"
 #include "catalog/catalog_loader.h"
@@ -109,6 +110,30 @@ TEST(MatcherTest, OutOfMemoryFallbackFindsTheSameHits) {
 // The literal prefilter is an optimisation only: over real logs (the seed incident, every
 // format sample and, where present, the shared corpus) the shipped catalog finds exactly the
 // same hits with it as without it, and it does stop most ordinary records.
+// Calls `visit` with each record of the bundled samples and, when present, the shared corpus.
+void ForEachSampleRecord(const std::function<void(const std::filesystem::path&, const LogRecord&)>& visit) {
+  std::vector<std::filesystem::path> files;
+  for (const char* dir : {"/seed-incident", "/formats"}) {
+    for (const auto& entry : std::filesystem::directory_iterator(std::string(testing::kSamplesDir) + dir)) {
+      files.push_back(entry.path());
+    }
+  }
+  if (std::filesystem::is_directory(testing::kCorpusDir)) {
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(testing::kCorpusDir)) {
+      if (entry.is_regular_file() && entry.path().extension() != ".md") files.push_back(entry.path());
+    }
+  }
+  for (const auto& path : files) {
+    auto reader = RecordReader::Create(std::move(FdSource::Open(path.string())).value(), {});
+    LogRecord record;
+    while (true) {
+      auto next = (*reader)->Read(&record, std::chrono::milliseconds(100));
+      if (!next.ok() || *next != RecordReader::Next::kRecord) break;
+      visit(path, record);
+    }
+  }
+}
+
 TEST(MatcherTest, PrefilterChangesNoHit) {
   LoadReport report;
   auto catalog = LoadCatalog({{testing::kPatternsDir, CatalogSource::Layer::kBuiltin}}, &report);
@@ -121,31 +146,14 @@ TEST(MatcherTest, PrefilterChangesNoHit) {
   ASSERT_TRUE(without.ok());
   EXPECT_GT((*with)->atom_count(), 50u) << "every shipped pattern has required literals";
 
-  std::vector<std::filesystem::path> files;
-  for (const char* dir : {"/seed-incident", "/formats"}) {
-    for (const auto& entry : std::filesystem::directory_iterator(std::string(testing::kSamplesDir) + dir)) {
-      files.push_back(entry.path());
-    }
-  }
-  if (std::filesystem::is_directory(testing::kCorpusDir)) {
-    for (const auto& entry : std::filesystem::recursive_directory_iterator(testing::kCorpusDir)) {
-      if (entry.is_regular_file() && entry.path().extension() != ".md") files.push_back(entry.path());
-    }
-  }
   size_t records = 0;
   size_t hits = 0;
-  for (const auto& path : files) {
-    auto reader = RecordReader::Create(std::move(FdSource::Open(path.string())).value(), {});
-    LogRecord record;
-    while (true) {
-      auto next = (*reader)->Read(&record, std::chrono::milliseconds(100));
-      if (!next.ok() || *next != RecordReader::Next::kRecord) break;
-      ++records;
-      const std::vector<int> expected = HitIds(**without, record);
-      hits += expected.size();
-      EXPECT_EQ(HitIds(**with, record), expected) << path << ":" << record.line_number;
-    }
-  }
+  ForEachSampleRecord([&](const std::filesystem::path& path, const LogRecord& record) {
+    ++records;
+    const std::vector<int> expected = HitIds(**without, record);
+    hits += expected.size();
+    EXPECT_EQ(HitIds(**with, record), expected) << path << ":" << record.line_number;
+  });
   EXPECT_GT(records, 4000u);
   EXPECT_GT(hits, 1000u);
   EXPECT_GT((*with)->prefilter_skipped(), records / 3) << "most ordinary records never reach the Set";
@@ -233,6 +241,39 @@ TEST(MatcherTest, HitsAreWhereAnUnanchoredSearchFindsThem) {
 // Two patterns share a message template; the gate looks for the parts that tell them apart
 // (rare in ordinary lines), not for the template (in every health change), and still finds
 // every hit.
+// Hits of patterns whose place is not wanted are the same hits, only bare: every other
+// pattern keeps the captures and place it has when all are wanted.
+TEST(MatcherTest, UnplacedHitsAreTheSameHitsWithoutCaptures) {
+  LoadReport report;
+  auto catalog = LoadCatalog({{testing::kPatternsDir, CatalogSource::Layer::kBuiltin}}, &report);
+  ASSERT_NE(catalog, nullptr);
+  auto matcher = Matcher::Create(*catalog, MatcherOptions{});
+  ASSERT_TRUE(matcher.ok());
+  std::vector<bool> placed(catalog->patterns().size());
+  for (size_t i = 0; i < placed.size(); i += 2) placed[i] = true;
+  size_t bare = 0;
+  size_t captured = 0;
+  ForEachSampleRecord([&](const std::filesystem::path& path, const LogRecord& record) {
+    std::vector<PatternHit> all, some;
+    (*matcher)->Match(record, &all);
+    (*matcher)->Match(record, &some, &placed);
+    ASSERT_EQ(some.size(), all.size()) << path << ":" << record.line_number;
+    for (size_t i = 0; i < all.size(); ++i) {
+      EXPECT_EQ(some[i].pattern, all[i].pattern);
+      if (placed[static_cast<size_t>(all[i].pattern)]) {
+        EXPECT_EQ(HitMatch(catalog->patterns()[static_cast<size_t>(all[i].pattern)], some[i]),
+                  HitMatch(catalog->patterns()[static_cast<size_t>(all[i].pattern)], all[i]));
+        captured += all[i].captures.empty() ? 0 : 1;
+      } else {
+        EXPECT_TRUE(some[i].captures.empty());
+        bare += all[i].captures.empty() ? 0 : 1;
+      }
+    }
+  });
+  EXPECT_GT(bare, 100u) << "hits that would have had captures went bare";
+  EXPECT_GT(captured, 100u);
+}
+
 TEST(MatcherTest, GateLooksForWhatTellsPatternsApart) {
   const Catalog catalog({MakePattern("t.red", R"(Cluster health status changed from \[(\w+)\] to \[RED\])"),
                          MakePattern("t.recovered", R"(Cluster health status changed from \[RED\] to \[(GREEN|YELLOW)\])")},
