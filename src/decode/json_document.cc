@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace foreshock {
 namespace {
@@ -23,23 +24,6 @@ bool LastMember(const simdjson::dom::object& object, std::string_view key, eleme
   return found;
 }
 
-// FindDotted's rule (base/json_path.h): the flat key, else the nested path.
-bool FindDotted(const element& root, std::string_view dotted, element* out) {
-  simdjson::dom::object object;
-  if (root.get_object().get(object) != simdjson::SUCCESS) return false;
-  if (LastMember(object, dotted, out)) return true;
-  element current = root;
-  while (!dotted.empty()) {
-    simdjson::dom::object level;
-    if (current.get_object().get(level) != simdjson::SUCCESS) return false;
-    const size_t dot = dotted.find('.');
-    if (!LastMember(level, dotted.substr(0, dot), &current)) return false;
-    dotted = dot == std::string_view::npos ? std::string_view() : dotted.substr(dot + 1);
-  }
-  *out = current;
-  return true;
-}
-
 }  // namespace
 
 struct JsonDocument::State {
@@ -50,6 +34,13 @@ struct JsonDocument::State {
   simdjson::dom::parser parser;
   std::string padded;  // the record, followed by the padding simdjson reads ahead into
   element root;
+  // The root object's members, in order, read once a record: a lookup compares sizes and
+  // then bytes, where a pass over simdjson's object decodes each member again.
+  struct Member {
+    std::string_view key;
+    element value;
+  };
+  std::vector<Member> members;
 
   bool ParsePadded(std::string_view text) {
     if (parser.capacity() > kKeptCapacity && text.size() <= kKeptCapacity) {
@@ -58,8 +49,44 @@ struct JsonDocument::State {
     }
     padded.assign(text);
     padded.append(simdjson::SIMDJSON_PADDING, '\0');
-    return parser.parse(padded.data(), text.size(), /*realloc_if_needed=*/false).get(root) == simdjson::SUCCESS &&
-           root.is_object();
+    members.clear();
+    simdjson::dom::object object;
+    if (parser.parse(padded.data(), text.size(), /*realloc_if_needed=*/false).get(root) != simdjson::SUCCESS ||
+        root.get_object().get(object) != simdjson::SUCCESS) {
+      return false;
+    }
+    for (const simdjson::dom::key_value_pair field : object) members.push_back({field.key, field.value});
+    return true;
+  }
+
+  // The last root member named `key`, as nlohmann::json keeps the last of duplicates.
+  bool LastRootMember(std::string_view key, element* out) const {
+    for (auto it = members.rbegin(); it != members.rend(); ++it) {
+      if (it->key.size() == key.size() && it->key == key) {
+        *out = it->value;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // FindDotted's rule (base/json_path.h): the flat key, else the nested path.
+  bool FindDotted(std::string_view dotted, element* out) const {
+    if (LastRootMember(dotted, out)) return true;
+    const size_t first_dot = dotted.find('.');
+    if (first_dot == std::string_view::npos) return false;
+    element current;
+    if (!LastRootMember(dotted.substr(0, first_dot), &current)) return false;
+    dotted = dotted.substr(first_dot + 1);
+    while (!dotted.empty()) {
+      simdjson::dom::object level;
+      if (current.get_object().get(level) != simdjson::SUCCESS) return false;
+      const size_t dot = dotted.find('.');
+      if (!LastMember(level, dotted.substr(0, dot), &current)) return false;
+      dotted = dot == std::string_view::npos ? std::string_view() : dotted.substr(dot + 1);
+    }
+    *out = current;
+    return true;
   }
 };
 
@@ -78,7 +105,7 @@ bool JsonDocument::Parse(std::string_view text) {
 
 JsonDocument::Value JsonDocument::Find(std::string_view dotted) const {
   element found;
-  if (!FindDotted(state_->root, dotted, &found)) return {};
+  if (!state_->FindDotted(dotted, &found)) return {};
   Value value;
   std::string_view string;
   if (found.get_string().get(string) == simdjson::SUCCESS) {
@@ -92,22 +119,20 @@ JsonDocument::Value JsonDocument::Find(std::string_view dotted) const {
 
 void JsonDocument::ForEachEarlierDuplicate(std::string_view key,
                                            const std::function<void(std::string_view)>& visit) const {
-  simdjson::dom::object object;
-  if (state_->root.get_object().get(object) != simdjson::SUCCESS) return;
   std::optional<std::string_view> pending;  // a string member, visited once a later one shows it is not the last
-  for (const simdjson::dom::key_value_pair field : object) {
-    if (field.key != key) continue;
+  for (const State::Member& member : state_->members) {
+    if (member.key.size() != key.size() || member.key != key) continue;
     if (pending) visit(*pending);
     std::string_view string;
     pending.reset();
-    if (field.value.get_string().get(string) == simdjson::SUCCESS) pending = string;
+    if (member.value.get_string().get(string) == simdjson::SUCCESS) pending = string;
   }
 }
 
 void JsonDocument::ForEachStringIn(std::string_view dotted, const std::function<void(std::string_view)>& visit) const {
   element found;
   simdjson::dom::array array;
-  if (!FindDotted(state_->root, dotted, &found) || found.get_array().get(array) != simdjson::SUCCESS) return;
+  if (!state_->FindDotted(dotted, &found) || found.get_array().get(array) != simdjson::SUCCESS) return;
   for (const element item : array) {
     std::string_view string;
     if (item.get_string().get(string) == simdjson::SUCCESS) visit(string);
