@@ -3,9 +3,14 @@
 #include <nlohmann/json.hpp>
 
 #include <array>
+#include <bit>
 #include <charconv>
 #include <chrono>
 #include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "base/json_path.h"
 #include "base/timestamp_parser.h"
@@ -101,25 +106,34 @@ using envelope_markers::MarkersAt;
 // The marker keys of the JSON envelopes a line holds, found in one pass over its quotes
 // (the same as looking for each quoted key with find(), at a fraction of the cost).
 unsigned FindJsonMarkers(std::string_view line) {
-  // Every quote of eight bytes at a time: exact per-byte equality with '"' (no borrow
-  // between bytes), then each quote found, lowest first.
+  unsigned found = 0;
+  // Each quote found, lowest first (bit `i << shift` for byte `base + i`): most close a
+  // string or open one no marker starts like.
+  const auto at_quotes = [&](size_t base, uint64_t bits, int shift) {
+    while (bits != 0) {
+      const size_t quote = base + (static_cast<size_t>(std::countr_zero(bits)) >> shift);
+      if (quote + 1 < line.size() && kMarkerStarts[static_cast<unsigned char>(line[quote + 1])]) {
+        found |= MarkersAt(line.substr(quote));
+      }
+      bits &= bits - 1;
+    }
+  };
+  size_t at = 0;
+#if defined(__SSE2__)
+  for (; at + 16 <= line.size(); at += 16) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(line.data() + at));
+    at_quotes(at, static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('"')))), 0);
+  }
+#endif
+  // Eight bytes a step: exact per-byte equality with '"' (no borrow between bytes), flagged
+  // at each byte's top bit.
   constexpr uint64_t kQuotes = 0x2222222222222222ULL;
   constexpr uint64_t kLows = 0x7F7F7F7F7F7F7F7FULL;
-  unsigned found = 0;
-  size_t at = 0;
   for (; at + 8 <= line.size(); at += 8) {
     uint64_t word;
     std::memcpy(&word, line.data() + at, 8);
     const uint64_t x = word ^ kQuotes;
-    uint64_t quotes = ~(((x & kLows) + kLows) | x | kLows);
-    while (quotes != 0) {
-      const size_t quote = at + (static_cast<size_t>(__builtin_ctzll(quotes)) >> 3);
-      // Most quotes close a string or open one no marker starts like.
-      if (quote + 1 < line.size() && kMarkerStarts[static_cast<unsigned char>(line[quote + 1])]) {
-        found |= MarkersAt(line.substr(quote));
-      }
-      quotes &= quotes - 1;
-    }
+    at_quotes(at, ~(((x & kLows) + kLows) | x | kLows), 3);
   }
   for (; at < line.size(); ++at) {
     if (line[at] == '"') found |= MarkersAt(line.substr(at));
