@@ -116,6 +116,7 @@ int Build(const Args& args) {
   NoveltyDetector learner(*catalog, std::nullopt, learn_only);
   Pipeline pipeline(*catalog, **matcher, CorrelatorOptions{}, {});
   pipeline.SetNovelty(&learner);
+  pipeline.SetExhaustive(common.exhaustive);
   if (Status status = pipeline.Run(streams); !status.ok()) {
     spdlog::error("{}", status.message());
     return kExitError;

@@ -37,8 +37,8 @@ void AddInputOptions(po::options_description* description, CommonOptions* option
       ("max-line-bytes", po::value(&options->max_line_bytes)->default_value(1 << 20),
        "longer lines are cut to this size and counted")
       ("exhaustive", po::bool_switch(&options->exhaustive),
-       "decode every line in full, even those the literal prefilter rules out on their raw bytes "
-       "(slower; the alerts are the same)")
+       "decode every line in full, even those the literal prefilter rules out on their raw bytes, "
+       "and capture every hit, even of patterns no rule uses (slower; the alerts are the same)")
       ("max-clock-jump", po::value(&options->max_clock_jump)->default_value("5m"),
        "a stamp farther than this from its node's clock (ahead or behind) moves that clock only once "
        "the node's next 2 records agree with it; until then it is correlated at the node's time "

@@ -176,7 +176,7 @@ Status Pipeline::Process(const LogRecord& record, bool live) {
   ++summary_.records;
   hits_.clear();
   // Where only the correlator reads the hits, those it passes over need no captures.
-  matcher_->Match(record, &hits_, hit_hook_ ? nullptr : &correlator_->uses());
+  matcher_->Match(record, &hits_, hit_hook_ || exhaustive_ ? nullptr : &correlator_->uses());
   if (clock_.Accept(record, !hits_.empty(), live)) return Correlate(record, &hits_, live);
   timed_.clear();
   clock_.Hold(record, hits_, live, &timed_);
@@ -249,7 +249,7 @@ Status Pipeline::Correlate(const LogRecord& given, std::vector<PatternHit>* hits
   reorder_.Observe(record.time);
   // Hits no rule uses are counted above and go no further: nothing holds or copies them.
   const bool late = !hits->empty() && record.time < reorder_.released();
-  std::erase_if(*hits, [this](const PatternHit& hit) { return !correlator_->Uses(hit.pattern); });
+  if (!exhaustive_) std::erase_if(*hits, [this](const PatternHit& hit) { return !correlator_->Uses(hit.pattern); });
   if (late) ++summary_.late;  // too late to reorder: applied as it is
   if (!hits->empty() && !reorder_.Hold(record, hits)) correlator_->Observe(record, *hits, &alerts_);
   FORESHOCK_RETURN_IF_ERROR(Emit(&alerts_));

@@ -110,6 +110,9 @@ class Pipeline {
   // --pattern) and note them (replay's timeline).
   using HitHook = std::function<void(const LogRecord&, std::vector<PatternHit>*)>;
   void SetHitHook(HitHook hook) { hit_hook_ = std::move(hook); }
+  // --exhaustive: every hit is captured and goes to the correlator, even those of patterns
+  // no rule uses (which otherwise go bare and are only counted). The alerts are the same.
+  void SetExhaustive(bool exhaustive) { exhaustive_ = exhaustive; }
   // Looks for unknown precursors too (null: off): records no curated pattern hit are shown
   // to `novelty`, whose hits correlate like any other, and alerts of learned rules are info
   // while it is not Mature(). `novelty` must outlive *this.
@@ -174,6 +177,7 @@ class Pipeline {
   std::chrono::steady_clock::duration tick_period_{};
   std::function<Status()> tick_;
   HitHook hit_hook_;
+  bool exhaustive_ = false;
   NoveltyDetector* novelty_ = nullptr;
   // A record the detector could not settle by its shape, decoded in full (DecodeDeferred).
   LogRecord deferred_;

@@ -323,6 +323,7 @@ int RunReplay(const Args& args) {
   if (Status clock = ApplyClockOptions(common, &correlator_options); !clock.ok()) return UsageError(clock.message());
   Pipeline pipeline(*catalog, **matcher, correlator_options, std::move(sinks));
   pipeline.SetNovelty(novelty->get());
+  pipeline.SetExhaustive(common.exhaustive);
   // Every hit correlates; the timeline draws those from --from on, of the patterns asked for.
   std::vector<PatternHit> drawn;
   pipeline.SetHitHook([&](const LogRecord& record, std::vector<PatternHit>* hits) {

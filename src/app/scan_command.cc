@@ -201,6 +201,7 @@ int RunScan(const Args& args) {
   sinks.push_back((*outputs)->TakeSink());
   Pipeline pipeline(*catalog, **matcher, correlator_options, std::move(sinks));
   pipeline.SetNovelty(novelty->get());
+  pipeline.SetExhaustive(common.exhaustive);
   // SIGHUP reopens file outputs (logrotate), at the next tick; it never ends a pipe's scan.
   struct sigaction action {};
   action.sa_handler = OnSighup;

@@ -223,6 +223,7 @@ int RunWatch(const Args& args) {
   }
   Pipeline pipeline(*loaded->catalog, *loaded->matcher, correlator_options, std::move(sinks));
   pipeline.SetNovelty(novelty.get());
+  pipeline.SetExhaustive(common.exhaustive);
   if (!saved.correlation.is_null()) pipeline.RestoreCorrelation(saved.correlation);
   if (!saved.self.is_null()) (*telemetry)->monitor().RestoreState(saved.self);
   if (!state_dir.empty()) (*telemetry)->monitor().HoldLossesUntilSaved();

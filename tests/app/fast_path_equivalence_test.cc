@@ -1,6 +1,7 @@
 // The hot path's shortcuts (header-only decoding of lines the prefilter rules out on their
-// raw bytes) must never change a result: every sample, scenario and corpus file gives the
-// same alerts with --exhaustive (everything decoded in full) as without.
+// raw bytes; bare hits of patterns no rule uses) must never change a result: every sample,
+// scenario and corpus file gives the same alerts with --exhaustive (everything decoded in
+// full, every hit captured and correlated) as without.
 
 #include <gtest/gtest.h>
 
