@@ -103,18 +103,22 @@ Evidence MakeEvidence(const LogRecord& record, const PatternHit& hit, const std:
   return entry;
 }
 
-void AddEvidence(Evidence entry, size_t max_evidence, std::vector<Evidence>* evidence) {
-  const bool pinned = entry.pinned;
-  if (evidence->size() >= max_evidence) {
-    auto unpinned = std::find_if(evidence->begin(), evidence->end(),
-                                 [](const Evidence& e) { return !e.pinned; });
-    if (unpinned == evidence->end()) {
-      if (!pinned) return;
-      unpinned = evidence->begin() + 1;  // keep the first line that fired the alert
-    }
-    evidence->erase(unpinned);
+void AddEvidence(const Evidence& entry, size_t max_evidence, std::vector<Evidence>* evidence) {
+  if (evidence->size() < max_evidence) {
+    evidence->push_back(entry);
+    return;
   }
-  evidence->push_back(std::move(entry));
+  auto unpinned = std::find_if(evidence->begin(), evidence->end(), [](const Evidence& e) { return !e.pinned; });
+  if (unpinned == evidence->end()) {
+    if (!entry.pinned || evidence->size() < 2) return;
+    unpinned = evidence->begin() + 1;  // keep the first line that fired the alert
+  }
+  // The dropped entry's place moves to the end and takes the new one in its buffers: a full
+  // list (most groups' after a while) gets a line without allocating.
+  Evidence dropped = std::move(*unpinned);
+  std::move(unpinned + 1, evidence->end(), unpinned);
+  evidence->back() = std::move(dropped);
+  evidence->back() = entry;
 }
 
 void PinLatest(const Evidence& entry, std::vector<Evidence>* evidence) {

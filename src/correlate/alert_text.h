@@ -40,7 +40,7 @@ Evidence MakeEvidence(const LogRecord& record, const PatternHit& hit, const std:
 
 // Adds `entry`, keeping at most `max_evidence` entries: pinned entries (those that fired or
 // escalated the alert) stay, the oldest unpinned one goes first.
-void AddEvidence(Evidence entry, size_t max_evidence, std::vector<Evidence>* evidence);
+void AddEvidence(const Evidence& entry, size_t max_evidence, std::vector<Evidence>* evidence);
 
 // Marks the evidence entry for `entry` (the latest one with its source and time) as pinned.
 void PinLatest(const Evidence& entry, std::vector<Evidence>* evidence);
