@@ -100,6 +100,14 @@ bool RecordReader::FrameNextLine(LogRecord* record) {
     ++line_number_;
     quiet = !truncated && TakeQuiet(framed, after, record);
     if (quiet) return;
+    // A line whose header was read whole but which the prefilter let through (see
+    // RememberMayMatch()) is, like one the quiet lane takes, a record of its own that the
+    // unwrapper passes through: it goes to be decoded in full as it is.
+    if (!truncated && RememberedMayMatch(framer_.line_end(), framed.size()) && QuietLaneOpen() &&
+        IsQuietRecord(framed, after)) {
+      Queue(RawRecord{framed, nullptr, line_number_, 1, false, framer_.line_end(), &kNoHints, ""});
+      return;
+    }
     envelopes_.Add(framed, [&](std::string_view inner, const EnvelopeHints& hints, std::string_view envelope) {
       assembler_.Add(inner, truncated, line_number_, framer_.line_end(), hints, envelope,
                      [this](const RawRecord& raw) { Queue(raw); });
