@@ -63,11 +63,17 @@ void AppendLine(std::string_view line, std::string* text) {
 // plain and ES 7 slow logs do ("[index][0] took[1.2s], took_millis[1200], ...") so one
 // pattern reads every version.
 void AppendSlowLogFields(const JsonDocument& document, std::string* text) {
-  static constexpr const char* kFields[] = {"took", "took_millis", "total_hits", "search_type",
-                                            "total_shards", "id", "source"};
+  static constexpr std::pair<const char*, const char*> kFields[] = {
+      {"took", "elasticsearch.slowlog.took"},
+      {"took_millis", "elasticsearch.slowlog.took_millis"},
+      {"total_hits", "elasticsearch.slowlog.total_hits"},
+      {"search_type", "elasticsearch.slowlog.search_type"},
+      {"total_shards", "elasticsearch.slowlog.total_shards"},
+      {"id", "elasticsearch.slowlog.id"},
+      {"source", "elasticsearch.slowlog.source"}};
   bool first = true;
-  for (const char* field : kFields) {
-    JsonDocument::Value value = document.Find(std::string("elasticsearch.slowlog.") + field);
+  for (const auto& [field, ecs_key] : kFields) {
+    JsonDocument::Value value = document.Find(ecs_key);
     if (!value.present()) value = document.Find(field);
     if (!value.is_string()) {
       if (first) return;  // no took: not a slow log
