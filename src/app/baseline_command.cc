@@ -46,7 +46,8 @@ void SayWhatItHolds(const Baseline& baseline, const std::string& path) {
   }
   std::error_code error;
   const auto bytes = path == "-" ? baseline.ToJson().dump(1).size() + 1 : std::filesystem::file_size(path, error);
-  spdlog::info("{}: {} of logs, {}, {}, {}; {} bytes", path == "-" ? "standard output" : path, FormatLeadTime(ToSeconds(baseline.covered())),
+  spdlog::info("{}: {} of logs, {}, {}, {}; {} bytes", path == "-" ? "standard output" : path,
+               FormatLeadTime(ToSeconds(baseline.covered())),
                Counted(baseline.clusters().size(), "cluster", "clusters"),
                Counted(templates, "warning template", "warning templates"),
                Counted(classes, "exception class", "exception classes"), error ? 0 : bytes);
@@ -138,7 +139,8 @@ int Merge(const Args& args) {
   std::string output;
   std::string log_level = "info";
   po::options_description options("Options");
-  options.add_options()("output,o", po::value(&output), "write the merged baseline here (required; - for standard output)")(
+  options.add_options()("output,o", po::value(&output),
+                        "write the merged baseline here (required; - for standard output)")(
       "log-level", po::value(&log_level)->default_value("info"), "foreshock's own log on stderr");
   po::variables_map values;
   if (auto stop = ParseArgs(args, "baseline merge", "--output FILE BASELINE...", options, "input", &values)) {

@@ -82,9 +82,9 @@ void AddOutputOptions(po::options_description* description, OutputOptions* o) {
 }
 
 bool AlertsGoToStdout(const OutputOptions& options) {
-  return options.outputs.empty() || std::any_of(options.outputs.begin(), options.outputs.end(), [](const std::string& spec) {
-           return spec == "stdout" || spec.starts_with("stdout:");
-         });
+  return options.outputs.empty() ||
+         std::any_of(options.outputs.begin(), options.outputs.end(),
+                     [](const std::string& spec) { return spec == "stdout" || spec.starts_with("stdout:"); });
 }
 
 Result<std::unique_ptr<Outputs>> Outputs::Build(const OutputOptions& options, const std::string& state_dir) {
