@@ -27,30 +27,33 @@ namespace {
 
 namespace po = boost::program_options;
 
-// Saves the baseline to `path`, or to standard output for "-".
-Status Write(const Baseline& baseline, const std::string& path) {
-  if (path != "-") return baseline.Save(path);
-  const std::string text = baseline.ToJson().dump(1) + "\n";
+// Saves the baseline to `path`, or to standard output for "-"; returns its size in bytes.
+Result<uint64_t> Write(const Baseline& baseline, const std::string& path) {
+  if (path != "-") {
+    FORESHOCK_RETURN_IF_ERROR(baseline.Save(path));
+    std::error_code error;
+    const uint64_t bytes = std::filesystem::file_size(path, error);
+    return error ? 0 : bytes;
+  }
+  const std::string text = baseline.Text();
   if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
     return Status::IoError("cannot write the baseline to standard output", errno);
   }
-  return Status();
+  return uint64_t{text.size()};
 }
 
-void SayWhatItHolds(const Baseline& baseline, const std::string& path) {
+void SayWhatItHolds(const Baseline& baseline, const std::string& path, uint64_t bytes) {
   size_t templates = 0;
   size_t classes = 0;
   for (const auto& [name, cluster] : baseline.clusters()) {
     templates += cluster.templates.size();
     classes += cluster.exceptions.size();
   }
-  std::error_code error;
-  const auto bytes = path == "-" ? baseline.ToJson().dump(1).size() + 1 : std::filesystem::file_size(path, error);
   spdlog::info("{}: {} of logs, {}, {}, {}; {} bytes", path == "-" ? "standard output" : path,
                FormatLeadTime(ToSeconds(baseline.covered())),
                Counted(baseline.clusters().size(), "cluster", "clusters"),
                Counted(templates, "warning template", "warning templates"),
-               Counted(classes, "exception class", "exception classes"), error ? 0 : bytes);
+               Counted(classes, "exception class", "exception classes"), bytes);
 }
 
 int Build(const Args& args) {
@@ -122,10 +125,11 @@ int Build(const Args& args) {
     spdlog::error("{}", status.message());
     return kExitError;
   }
-  if (Status saved = Write(learner.learned(), output); !saved.ok()) return UsageError(saved.message());
+  const Result<uint64_t> written = Write(learner.learned(), output);
+  if (!written.ok()) return UsageError(written.status().message());
   spdlog::info("learned from {} of {}", Counted(pipeline.summary().records, "record", "records"),
                Counted(readers.size(), "input", "inputs"));
-  SayWhatItHolds(learner.learned(), output);
+  SayWhatItHolds(learner.learned(), output, *written);
   size_t damaged = failed.size() + pipeline.summary().failed_inputs;
   for (size_t i = 0; i < sources.size(); ++i) {
     if (!sources[i]->damage()) continue;
@@ -154,8 +158,9 @@ int Merge(const Args& args) {
     if (!baseline.ok()) return UsageError(baseline.status().message());
     merged.Merge(*baseline);
   }
-  if (Status saved = Write(merged, output); !saved.ok()) return UsageError(saved.message());
-  SayWhatItHolds(merged, output);
+  const Result<uint64_t> written = Write(merged, output);
+  if (!written.ok()) return UsageError(written.status().message());
+  SayWhatItHolds(merged, output, *written);
   return kExitOk;
 }
 

@@ -382,7 +382,9 @@ Result<Baseline> Baseline::FromJson(const nlohmann::json& json, const std::strin
   return baseline;
 }
 
-Status Baseline::Save(const std::string& path) const { return WriteFileDurably(path, ToJson().dump(1) + "\n", 0644); }
+std::string Baseline::Text() const { return ToJson().dump(1) + "\n"; }
+
+Status Baseline::Save(const std::string& path) const { return WriteFileDurably(path, Text(), 0644); }
 
 Result<Baseline> Baseline::Load(const std::string& path) {
   std::ifstream in(path);

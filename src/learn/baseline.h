@@ -106,7 +106,8 @@ class Baseline {
   nlohmann::json ToJson() const;
   // Reads ToJson()'s output; the error names what is wrong (`what` names the file).
   static Result<Baseline> FromJson(const nlohmann::json& json, const std::string& what);
-  Status Save(const std::string& path) const;  // written whole, then renamed into place
+  std::string Text() const;                     // the file's bytes: ToJson(), indented
+  Status Save(const std::string& path) const;  // Text(), written whole, then renamed into place
   static Result<Baseline> Load(const std::string& path);
 
  private:
