@@ -105,7 +105,8 @@ bool RecordReader::FrameNextLine(LogRecord* record) {
     // unwrapper passes through: it goes to be decoded in full as it is.
     if (!truncated && RememberedMayMatch(framer_.line_end(), framed.size()) && QuietLaneOpen() &&
         IsQuietRecord(framed, after)) {
-      Queue(RawRecord{framed, nullptr, line_number_, 1, false, framer_.line_end(), &kNoHints, ""});
+      Queue(RawRecord{.text = framed, .first_line = line_number_, .line_count = 1, .end_offset = framer_.line_end(),
+                      .hints = &kNoHints});
       return;
     }
     envelopes_.Add(framed, [&](std::string_view inner, const EnvelopeHints& hints, std::string_view envelope) {
