@@ -248,7 +248,7 @@ Status Pipeline::Correlate(const LogRecord& given, std::vector<PatternHit>* hits
   if (correlator_->wants_activity()) correlator_->NoteActivity(record, &alerts_);
   reorder_.Observe(record.time);
   // Hits no rule uses are counted above and go no further: nothing holds or copies them.
-  const bool late = !hits->empty() && record.time < reorder_.released();
+  const bool late = !hits->empty() && reorder_.TooLate(record.time);
   if (!exhaustive_) std::erase_if(*hits, [this](const PatternHit& hit) { return !correlator_->Uses(hit.pattern); });
   if (late) ++summary_.late;  // too late to reorder: applied as it is
   if (!hits->empty() && !reorder_.Hold(record, hits)) correlator_->Observe(record, *hits, &alerts_);

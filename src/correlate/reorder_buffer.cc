@@ -6,7 +6,7 @@ namespace foreshock {
 
 bool ReorderBuffer::Hold(const LogRecord& record, std::vector<PatternHit>* hits) {
   Observe(record.time);
-  if (record.time < released_) return false;
+  if (TooLate(record.time)) return false;
   auto at = std::upper_bound(held_.begin(), held_.end(), record.time,
                              [](TimePoint t, const std::unique_ptr<HeldRecord>& held) { return t < held->record.time; });
   std::unique_ptr<HeldRecord> held;

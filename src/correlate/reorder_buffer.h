@@ -33,9 +33,10 @@ class ReorderBuffer {
   ReorderBuffer(Duration allowed_lateness, std::chrono::milliseconds max_hold)
       : allowed_lateness_(allowed_lateness), max_hold_(max_hold) {}
 
+  // Whether a record of `time` is older than what was already released: it is late.
+  bool TooLate(TimePoint time) const { return time < released_; }
   // Holds a record with its hits, taken from *hits. Returns false (and holds nothing, *hits
-  // left as it was) when it is older than what was already released: it is late, and the
-  // caller applies it at once.
+  // left as it was) when it is TooLate(): the caller applies it at once.
   bool Hold(const LogRecord& record, std::vector<PatternHit>* hits);
 
   // Notes the newest event time seen, hit or not.
