@@ -131,7 +131,6 @@ void Correlator::Observe(const LogRecord& record, const std::vector<PatternHit>&
     return;
   }
   for (const PatternHit& hit : hits) {
-    if (!Uses(hit.pattern)) continue;
     ++stats_.hits;
     const Pattern& pattern = catalog_.patterns()[static_cast<size_t>(hit.pattern)];
     HitContext context{record.time, SubjectNode(pattern, hit, record), record.cluster, &pattern, &hit,

@@ -88,7 +88,7 @@ class Correlator {
 
   // Whether hits of `pattern` can change anything here: some rule counts it, waits for it,
   // or is resolved by it. The others (building blocks no rule uses yet) need not be held,
-  // copied or given evidence: Observe() passes them over.
+  // copied or given evidence: the pipeline counts them and gives Observe() only the rest.
   bool Uses(int pattern) const { return uses_[static_cast<size_t>(pattern)]; }
   const std::vector<bool>& uses() const { return uses_; }  // by pattern
 
