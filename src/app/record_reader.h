@@ -41,6 +41,7 @@
 #include "app/record_stream.h"
 #include "input/source.h"
 #include "learn/record_shape.h"
+#include "match/gate_tuner.h"
 #include "match/matcher.h"
 
 namespace foreshock {
@@ -84,6 +85,7 @@ struct InputStats {
   uint64_t quiet_lane = 0;  // of those, one-line records decoded straight from the read buffer
   uint64_t quiet_run = 0;   // of those, passed over in runs (SkipQuietRun), never handed out
   uint64_t settled_in_runs = 0;  // of those, notable lines the detector settled by shape
+  uint64_t gates_tuned = 0;      // times the prefilter's gate was tuned to this input (GateTuner)
   // Records per "envelope/format" ("journald-json/es-plain", "/ecs"), with the first line of
   // each, for --explain-format.
   std::map<std::string, uint64_t> formats;
@@ -186,10 +188,12 @@ class RecordReader final : public RecordStream {
     // candidates the prefilter lists for a record it lets through are kept in candidates_.
     if (!QuietLaneOn() || !decoders_->DecodeHeader(text, options, header, format)) return false;
     if (!options_.prefilter->RawTextExact(header->escapes)) return false;
-    if (options_.prefilter->MayMatchParts(header->searchable(), &candidates_)) {
+    const LiteralGate* gate = options_.prefilter->gate();
+    if (options_.prefilter->MayMatchParts(header->searchable(), &candidates_, gate_tuner_.GateFor(gate))) {
       if (may_match != nullptr) *may_match = true;
       return false;
     }
+    if (gate_tuner_.Sample(gate, header->searchable())) ++stats_.gates_tuned;
     if (!options_.keep_notable || !header->notable()) return true;
     // For the novelty detector: a single line it may judge by its shape (deferred), else a
     // record decoded in full. Control-character escapes are not shaped (two such lines of one
@@ -255,6 +259,7 @@ class RecordReader final : public RecordStream {
   RecordHeader header_;  // DecodeHeaderOnly()'s, reused
   ShapeMemo shapes_;     // of the notable lines shaped here
   std::pair<uint64_t, size_t> may_match_line_{UINT64_MAX, 0};  // see RememberMayMatch()
+  GateTuner gate_tuner_;                   // fits the prefilter's gate to this input
   ListedCandidates candidates_;            // DecodeHeaderOnly()'s, for a record it let through
   ListedCandidates may_match_candidates_;  // the remembered line's
   uint64_t line_number_ = 0;

@@ -1,6 +1,7 @@
 #include "match/literal_gate.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 namespace foreshock {
@@ -15,6 +16,11 @@ constexpr int kSharedKeyCost = 6;
 constexpr uint32_t kLooseFold = 0x20202020u;
 
 }  // namespace
+
+uint64_t LiteralGate::NextSerial() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
 
 uint32_t LiteralGate::KeyAt(const unsigned char* bytes) const {
   uint32_t key = 0;
@@ -32,21 +38,45 @@ LiteralGate::LiteralGate(const std::vector<std::string>& literals) {
   key_bytes_ = std::clamp<size_t>(shortest, 1, 4);
   stride_ = shortest - key_bytes_ + 1;
   for (const std::string& literal : literals) folded_.push_back(AsciiLowered(literal));
+  ChooseAnchors(nullptr);
+}
+
+std::unique_ptr<LiteralGate> LiteralGate::Tuned(const KeyCounts& ordinary) const {
+  std::unique_ptr<LiteralGate> tuned(new LiteralGate());
+  tuned->key_bytes_ = key_bytes_;
+  tuned->stride_ = stride_;
+  tuned->folded_ = folded_;
+  tuned->ChooseAnchors(ordinary.empty() ? nullptr : &ordinary);
+  return tuned;
+}
+
+void LiteralGate::CountKeys(std::string_view text, KeyCounts* counts) const {
+  if (counts->empty()) counts->assign(size_t{1} << kBitsLog2, 0);
+  const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+  for (size_t position = 0; position + key_bytes_ <= text.size(); ++position) {
+    uint16_t& count = (*counts)[Hash(KeyAt(bytes + position))];
+    if (count != UINT16_MAX) ++count;
+  }
+}
+
+void LiteralGate::ChooseAnchors(const KeyCounts* ordinary) {
   const KeyHolders holders = LiteralsHoldingEachKey();
-  // Per literal, one key for each residue of its offsets mod stride: the likely rarest.
+  // Per literal, one key for each residue of its offsets mod stride: the one least counted
+  // in ordinary text, if any was seen, and of those the likely rarest.
   for (size_t index = 0; index < folded_.size(); ++index) {
     const auto* bytes = reinterpret_cast<const unsigned char*>(folded_[index].data());
     const size_t last = folded_[index].size() - key_bytes_;
     for (size_t residue = 0; residue < stride_; ++residue) {
       size_t best = residue;
-      int best_score = 1 << 20;
+      std::pair<uint32_t, int> best_score{UINT32_MAX, 0};
       for (size_t offset = residue; offset <= last; offset += stride_) {
         // Keys that other literals hold too are Elasticsearch's vocabulary ("cluster",
         // "shard", "transport", "-ing "), which ordinary lines use as well.
         const uint32_t key = KeyAt(bytes + offset);
         const auto holding = std::lower_bound(holders.begin(), holders.end(), std::make_pair(key, 0));
-        int score = kSharedKeyCost * (holding->second - 1);
-        for (size_t k = 0; k < key_bytes_; ++k) score += Commonness(bytes[offset + k]);
+        int guess = kSharedKeyCost * (holding->second - 1);
+        for (size_t k = 0; k < key_bytes_; ++k) guess += Commonness(bytes[offset + k]);
+        const std::pair<uint32_t, int> score{ordinary != nullptr ? (*ordinary)[Hash(key)] : 0u, guess};
         if (score < best_score) {
           best_score = score;
           best = offset;
@@ -121,6 +151,15 @@ bool LiteralGate::Contains(std::string_view text) const {
     if (anchors_.MayHold(hash) && FoundAt(text, position, hash)) return true;
   }
   return false;
+}
+
+size_t LiteralGate::AnchoredPositions(std::string_view text) const {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+  size_t anchored = 0;
+  for (size_t position = 0; position + key_bytes_ <= text.size(); position += stride_) {
+    anchored += anchors_.MayHold(Hash(KeyAt(bytes + position))) ? 1 : 0;
+  }
+  return anchored;
 }
 
 void LiteralGate::Hits(std::string_view text, std::vector<uint32_t>* literals) const {

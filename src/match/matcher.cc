@@ -285,7 +285,8 @@ const std::vector<std::string>& Matcher::gate_literals() const {
   return gate_ != nullptr ? gate_->literals() : kNone;
 }
 
-bool Matcher::OwnPrefiltersPassing(std::span<const std::string_view> parts, std::vector<int>* passing) const {
+bool Matcher::OwnPrefiltersPassing(std::span<const std::string_view> parts, const LiteralGate& gate,
+                                   std::vector<int>* passing) const {
   thread_local std::vector<uint32_t> literals;
   thread_local std::vector<uint32_t> patterns;
   thread_local std::vector<int> found;
@@ -293,7 +294,7 @@ bool Matcher::OwnPrefiltersPassing(std::span<const std::string_view> parts, std:
   literals.clear();
   patterns.clear();
   passing->clear();
-  for (std::string_view part : parts) gate_->Hits(part, &literals);
+  for (std::string_view part : parts) gate.Hits(part, &literals);
   for (uint32_t literal : literals) {
     for (uint32_t pattern : gate_patterns_[literal]) patterns.push_back(pattern);
   }
@@ -337,9 +338,9 @@ bool Matcher::OwnPrefiltersPassing(std::span<const std::string_view> parts, std:
   return true;
 }
 
-bool Matcher::PrefilterCandidates(std::span<const std::string_view> parts, std::vector<int>* candidates,
-                                  bool* listed) const {
-  *listed = OwnPrefiltersPassing(parts, candidates);
+bool Matcher::PrefilterCandidates(std::span<const std::string_view> parts, const LiteralGate& gate,
+                                  std::vector<int>* candidates, bool* listed) const {
+  *listed = OwnPrefiltersPassing(parts, gate, candidates);
   if (*listed) return !candidates->empty();
   thread_local std::vector<int> found;
   found.clear();
@@ -350,11 +351,12 @@ bool Matcher::PrefilterCandidates(std::span<const std::string_view> parts, std::
   return PotentialsFrom(found);
 }
 
-bool Matcher::MayMatchPastGate(std::span<const std::string_view> parts, ListedCandidates* listed) const {
+bool Matcher::MayMatchPastGate(std::span<const std::string_view> parts, ListedCandidates* listed,
+                               const LiteralGate& gate) const {
   thread_local std::vector<int> candidates;
   std::vector<int>* out = listed != nullptr ? &listed->patterns : &candidates;
   bool is_listed = false;
-  const bool may = PrefilterCandidates(parts, out, &is_listed);
+  const bool may = PrefilterCandidates(parts, gate, out, &is_listed);
   if (listed != nullptr) listed->matcher = may && is_listed ? id_ : 0;
   return may;
 }
@@ -375,7 +377,7 @@ void Matcher::CandidatePatterns(std::string_view text, bool prefiltered, std::ve
     // their own regexes decide (CaptureHit) instead of the Set. A record marked by mistake
     // (it holds no literal after all: a catalog reloaded since) costs a Set pass, never a hit.
     bool listed = false;
-    const bool may = (prefiltered || gate_->Contains(text)) && PrefilterCandidates({&text, 1}, out, &listed);
+    const bool may = (prefiltered || gate_->Contains(text)) && PrefilterCandidates({&text, 1}, *gate_, out, &listed);
     ((prefiltered || may) ? prefilter_passed_ : prefilter_skipped_).fetch_add(1, std::memory_order_relaxed);
     if (may && listed) return;
     out->clear();

@@ -71,18 +71,23 @@ class Matcher {
   bool MayMatch(std::string_view text) const;
   // The same for a text made of these parts (joined by line breaks). When they may match
   // and `listed` is given, it is set to the only patterns that can (what Match() would try),
-  // if the prefilter could list them; listed->matcher is 0 if not. Inline: most texts hold no
-  // gate literal, and are ruled out with one Contains() per part.
-  bool MayMatchParts(std::span<const std::string_view> parts, ListedCandidates* listed = nullptr) const {
+  // if the prefilter could list them; listed->matcher is 0 if not. `tuned`: gate() tuned to
+  // the input (GateTuner), asked instead. Inline: most texts hold no gate literal, and are
+  // ruled out with one Contains() per part.
+  bool MayMatchParts(std::span<const std::string_view> parts, ListedCandidates* listed = nullptr,
+                     const LiteralGate* tuned = nullptr) const {
     if (filtered_ == nullptr) {
       if (listed != nullptr) listed->matcher = 0;
       return true;
     }
+    const LiteralGate& gate = tuned != nullptr ? *tuned : *gate_;
     for (std::string_view part : parts) {
-      if (gate_->Contains(part)) return MayMatchPastGate(parts, listed);
+      if (gate.Contains(part)) return MayMatchPastGate(parts, listed, gate);
     }
     return false;
   }
+  // The gate literal search the prefilter asks first (null: no prefilter).
+  const LiteralGate* gate() const { return gate_.get(); }
   // The literals the prefilter looks for first (lower-cased): every pattern needs one of its own.
   const std::vector<std::string>& gate_literals() const;
   // True when MayMatch() may be run on a record's raw line instead of its decoded text: no
@@ -117,14 +122,16 @@ class Matcher {
   // whose own prefilter (asked of that pattern's own atoms) lets the text through, in
   // ascending order, in *passing. False (and *passing meaningless) when they stand for more
   // than kOwnPrefiltersAtMost patterns: then all atoms are scanned for at once.
-  bool OwnPrefiltersPassing(std::span<const std::string_view> parts, std::vector<int>* passing) const;
+  bool OwnPrefiltersPassing(std::span<const std::string_view> parts, const LiteralGate& gate,
+                            std::vector<int>* passing) const;
   // For parts that hold a gate literal: whether the prefilter lets them through. *listed
   // when few patterns stand behind the literals found; *candidates then holds those the
   // prefilter lets through (the only ones that can match).
-  bool PrefilterCandidates(std::span<const std::string_view> parts, std::vector<int>* candidates,
-                           bool* listed) const;
-  // MayMatchParts() for parts that hold a gate literal.
-  bool MayMatchPastGate(std::span<const std::string_view> parts, ListedCandidates* listed) const;
+  bool PrefilterCandidates(std::span<const std::string_view> parts, const LiteralGate& gate,
+                           std::vector<int>* candidates, bool* listed) const;
+  // MayMatchParts() for parts that hold a gate literal (`gate`: the one that found it).
+  bool MayMatchPastGate(std::span<const std::string_view> parts, ListedCandidates* listed,
+                        const LiteralGate& gate) const;
   bool PassesFilters(int pattern, const LogRecord& record) const;
   bool CaptureHit(int pattern, std::string_view text, PatternHit* hit) const;
   bool Matches(int pattern, std::string_view text) const;
