@@ -441,9 +441,10 @@ bool EsJsonDecoder::DecodeHeader(std::string_view text, const DecodeOptions& opt
     for (size_t i = 0; i < by_tail.head_count; ++i) {
       if (IsEnvelopeMarker(by_tail.head[i])) return false;
     }
-    // The head's values hold no escape (ClosingQuote() refuses them), and the tail's are
-    // those of a line vouched for, kept only when it held no escape but whitespace's.
-    return ReadHeaderFields(std::span(by_tail.tagged).first<kHeaderFields>(), kEscapedWhitespace, options, header);
+    // The head's values hold the escapes read in them, and the tail's are those of a line
+    // vouched for, kept only when it held no escape but whitespace's.
+    return ReadHeaderFields(std::span(by_tail.tagged).first<kHeaderFields>(), by_tail.escapes | kEscapedWhitespace,
+                            options, header);
   }
   // A line laid out like one vouched for before has the same keys, so each value's field
   // is known: only its string values are still to be checked for envelope markers.
@@ -464,11 +465,9 @@ bool EsJsonDecoder::DecodeHeader(std::string_view text, const DecodeOptions& opt
     for (size_t field = 0; field < kHeaderFields; ++field) values[field] = fields[field].value;
   }
   if (!ReadHeaderFields(values, quotes.escapes(), options, header)) return false;
-  // A tail is read as it stands by the lines that end with it: only one whose escapes (if
-  // any) no literal the reader judges raw lines for holds, whitespace's, is kept.
-  const bool keep_tail = (quotes.escapes() & ~kEscapedWhitespace) == 0;
-  if (learn) shapes.Learn(object, members, keep_tail);
-  if (known_layout && keep_tail) shapes.KeepTail(object, members);
+  // (JsonLineShapes keeps no tail holding escapes but whitespace's.)
+  if (learn) shapes.Learn(object, members);
+  if (known_layout) shapes.KeepTail(object, members);
   return true;
 }
 

@@ -7,7 +7,7 @@
 
 namespace foreshock {
 
-void JsonLineShapes::Learn(std::string_view object, const std::vector<Member>& members, bool keep_tail) {
+void JsonLineShapes::Learn(std::string_view object, const std::vector<Member>& members) {
   if (members.empty() || members.size() > kMaxMembers) return;
   Shape& shape = shapes_[next_];
   next_ = (next_ + 1) % kShapes;
@@ -35,7 +35,7 @@ void JsonLineShapes::Learn(std::string_view object, const std::vector<Member>& m
   for (Tail& tail : shape.tails) tail.bytes.clear();
   shape.next_tail = 0;
   shape.last_tail = 0;
-  if (keep_tail) KeepTail(&shape, object, members);
+  KeepTail(&shape, object, members);
 }
 
 void JsonLineShapes::KeepTail(Shape* shape, std::string_view object, const std::vector<Member>& members) {
@@ -43,6 +43,12 @@ void JsonLineShapes::KeepTail(Shape* shape, std::string_view object, const std::
   const std::string_view last = members[shape->head - 1].value;
   const auto from = static_cast<size_t>(last.data() - object.data()) + last.size() - 1;
   if (object.size() - from > kMaxLayoutBytes) return;
+  // MatchByTail() says a kept tail holds whitespace's escapes at most: one with others is
+  // not kept.
+  const std::string_view rest = object.substr(from);
+  for (size_t at = rest.find('\\'); at != std::string_view::npos; at = rest.find('\\', at + 2)) {
+    if (at + 1 == rest.size() || (rest[at + 1] != 'n' && rest[at + 1] != 't' && rest[at + 1] != 'r')) return;
+  }
   Tail& tail = shape->tails[shape->next_tail];
   shape->next_tail = (shape->next_tail + 1) % kTails;
   tail.bytes.assign(object.substr(from));
@@ -73,11 +79,12 @@ size_t JsonLineShapes::FitsHead(const Shape& shape, std::string_view object, Tai
   size_t at = 0;
   uint32_t part = 0;
   match->tagged = {};
+  match->escapes = 0;
   for (size_t i = 0; i < shape.head; ++i) {
     const size_t length = shape.ends[i] - part;
     if (size - at < length || !SameBytes(bytes + at, layout + part, length)) return QuoteIndex::kNone;
     at += length;  // past the value's opening quote
-    const size_t closing = QuoteIndex::ClosingQuote(object, at);
+    const size_t closing = QuoteIndex::ClosingQuote(object, at, &match->escapes);
     if (closing >= size - 1) return QuoteIndex::kNone;  // kNone too
     const std::string_view value(bytes + at - 1, closing + 2 - at);
     match->head[i] = value;

@@ -30,7 +30,7 @@ class JsonLineShapes {
  public:
   static constexpr uint8_t kNoTag = 0xff;
   static constexpr size_t kShapes = 4;
-  static constexpr size_t kTails = 8;
+  static constexpr size_t kTails = 16;
   static constexpr size_t kMissesBeforeRest = 32;
   static constexpr size_t kRestLines = 1024;
   static constexpr size_t kMaxMembers = 64;
@@ -49,6 +49,7 @@ class JsonLineShapes {
     std::array<std::string_view, kMaxHead> head;
     size_t head_count = 0;
     std::array<std::string_view, kMaxTags> tagged;
+    uint8_t escapes = 0;  // the kinds of escape the head's values hold (JsonEscape bits)
   };
 
   // `head_tag`: the tag of the member that ends a line's head (kNoTag: no line has a tail).
@@ -56,9 +57,10 @@ class JsonLineShapes {
 
   // Learns the layout of `object` (a flat JSON object from '{' to '}', as the header walk
   // vouched for it) from its members in order, each a string value inside `object`, and
-  // its tail (when `keep_tail`). A layout of more members or bytes than the limits above, or
+  // its tail (unless it holds escapes but whitespace's, \n \t \r: MatchByTail() reads a
+  // tail as it stands, and says it holds those at most). A layout of more members or bytes than the limits above, or
   // with a tag of kMaxTags or more, is not kept.
-  void Learn(std::string_view object, const std::vector<Member>& members, bool keep_tail);
+  void Learn(std::string_view object, const std::vector<Member>& members);
   // True when `object` (its quotes indexed in `quotes`, no byte refused) has a learned
   // layout; *members then holds its members in order, values in `object`, tags as learned.
   bool Match(std::string_view object, const QuoteIndex& quotes, std::vector<Member>* members);
@@ -67,8 +69,8 @@ class JsonLineShapes {
   void KeepTail(std::string_view object, const std::vector<Member>& members) {
     if (resting_ == 0) KeepTail(&shapes_[last_fit_], object, members);
   }
-  // True when `object`'s head fits a learned layout (its values hold no quote and no byte
-  // QuoteIndex refuses) and the rest of it, from the head's last value's closing quote on,
+  // True when `object`'s head fits a learned layout (its values hold no quote, no byte
+  // QuoteIndex refuses, and only escapes it reads) and the rest of it, from the head's last value's closing quote on,
   // is a tail kept for that layout, byte for byte. *match then holds the values Match()
   // would give, but of the tail's members only those with a tag: the others are those of a
   // line vouched for.

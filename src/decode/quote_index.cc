@@ -66,6 +66,51 @@ int HexValue(char c) {
   return -1;
 }
 
+// Reads the escape that begins at `at` (a backslash; `end`: the text's) into *escapes: its
+// length, or 0 when the walk refuses it (see QuoteIndex).
+size_t ReadEscape(const char* at, const char* end, uint8_t* escapes) {
+  if (end - at < 2) return 0;
+  switch (at[1]) {
+    case 'n':
+    case 't':
+    case 'r':
+      *escapes |= kEscapedWhitespace;
+      return 2;
+    case '"':
+      // The envelope unwrapper looks for its marker keys at every quote, escaped or not: a
+      // line holding one behind an escaped quote is left to it.
+      if (envelope_markers::MarkersAt(std::string_view(at + 1, static_cast<size_t>(end - at - 1))) != 0) return 0;
+      *escapes |= kEscapedQuote;
+      return 2;
+    case '\\':
+      *escapes |= kEscapedBackslash;
+      return 2;
+    case '/':
+      *escapes |= kEscapedSlash;
+      return 2;
+    case 'b':
+    case 'f':
+      *escapes |= kEscapedControl;
+      return 2;
+    case 'u': {
+      // Only a control character's: any other is a character a literal may hold (or a
+      // surrogate, which the full decoder may refuse).
+      if (end - at < 6) return 0;
+      int value = 0;
+      for (int i = 2; i < 6; ++i) {
+        const int digit = HexValue(at[i]);
+        if (digit < 0) return 0;
+        value = value * 16 + digit;
+      }
+      if (value >= 0x20) return 0;
+      *escapes |= kEscapedControl;
+      return 6;
+    }
+    default:
+      return 0;  // not JSON
+  }
+}
+
 }  // namespace
 
 bool QuoteIndex::ReadEscapes(std::string_view text) {
@@ -74,71 +119,52 @@ bool QuoteIndex::ReadEscapes(std::string_view text) {
   for (const char* at = begin; at < end;) {
     at = static_cast<const char*>(std::memchr(at, '\\', static_cast<size_t>(end - at)));
     if (at == nullptr) return true;
-    if (end - at < 2) return false;
-    size_t length = 2;
-    switch (at[1]) {
-      case 'n':
-      case 't':
-      case 'r':
-        escapes_ |= kEscapedWhitespace;
-        break;
-      case '"': {
-        // The envelope unwrapper looks for its marker keys at every quote, escaped or not: a
-        // line holding one behind an escaped quote is left to it.
-        if (envelope_markers::MarkersAt(std::string_view(at + 1, static_cast<size_t>(end - at - 1))) != 0) return false;
-        escapes_ |= kEscapedQuote;
-        const auto quote = static_cast<size_t>(at + 1 - begin);
-        words_[quote / 64] &= ~(uint64_t{1} << (quote % 64));  // inside a string: not its end
-        break;
-      }
-      case '\\':
-        escapes_ |= kEscapedBackslash;
-        break;
-      case '/':
-        escapes_ |= kEscapedSlash;
-        break;
-      case 'b':
-      case 'f':
-        escapes_ |= kEscapedControl;
-        break;
-      case 'u': {
-        // Only a control character's: any other is a character a literal may hold (or a
-        // surrogate, which the full decoder may refuse).
-        if (end - at < 6) return false;
-        int value = 0;
-        for (int i = 2; i < 6; ++i) {
-          const int digit = HexValue(at[i]);
-          if (digit < 0) return false;
-          value = value * 16 + digit;
-        }
-        if (value >= 0x20) return false;
-        escapes_ |= kEscapedControl;
-        length = 6;
-        break;
-      }
-      default:
-        return false;  // not JSON
+    const size_t length = ReadEscape(at, end, &escapes_);
+    if (length == 0) return false;
+    if (at[1] == '"') {
+      const auto quote = static_cast<size_t>(at + 1 - begin);
+      words_[quote / 64] &= ~(uint64_t{1} << (quote % 64));  // inside a string: not its end
     }
     at += length;
   }
   return true;
 }
 
-size_t QuoteIndex::ClosingQuote(std::string_view text, size_t at) {
+size_t QuoteIndex::ClosingQuote(std::string_view text, size_t at, uint8_t* escapes) {
+  const char* const end = text.data() + text.size();
+  // Past an escape when it is read: how far, or 0 when it is refused.
+  const auto escape_at = [&](size_t backslash) -> size_t {
+    return escapes == nullptr ? 0 : ReadEscape(text.data() + backslash, end, escapes);
+  };
 #if defined(__SSE2__)
-  for (; text.size() - at >= 16; at += 16) {
+  while (text.size() - at >= 16) {
     unsigned control = 0;
     unsigned backslashes = 0;
     const unsigned quotes = ScanSixteen(text.data() + at, &control, &backslashes);
-    const unsigned refused = control | backslashes;
-    if ((quotes | refused) == 0) continue;
-    const auto first = static_cast<unsigned>(__builtin_ctz(quotes | refused));
-    return (refused >> first & 1) != 0 ? kNone : at + first;
+    const unsigned stops = quotes | control | backslashes;
+    if (stops == 0) {
+      at += 16;
+      continue;
+    }
+    const auto first = static_cast<unsigned>(__builtin_ctz(stops));
+    if ((quotes >> first & 1) != 0) return at + first;
+    if ((control >> first & 1) != 0) return kNone;
+    const size_t length = escape_at(at + first);
+    if (length == 0) return kNone;
+    at += first + length;
   }
 #endif
-  for (; at < text.size(); ++at) {
-    if (text[at] == '"') return at;
-    if (Refuses(static_cast<unsigned char>(text[at]))) return kNone;
+  while (at < text.size()) {
+    const auto byte = static_cast<unsigned char>(text[at]);
+    if (byte == '"') return at;
+    if (byte != '\\' && Refuses(byte)) return kNone;
+    if (byte == '\\') {
+      const size_t length = escape_at(at);
+      if (length == 0) return kNone;
+      at += length;
+      continue;
+    }
+    ++at;
   }
   return kNone;
 }

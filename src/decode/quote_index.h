@@ -34,8 +34,9 @@ class QuoteIndex {
   static bool Refuses(unsigned char byte) { return byte < 0x20 || byte >= 0x80 || byte == '\\'; }
   // The first quote at or after `at` in `text`, searched for without an index, or kNone
   // when a refused byte comes first (or no quote comes): where one string without escapes
-  // ends.
-  static size_t ClosingQuote(std::string_view text, size_t at);
+  // ends. With `escapes`, a string with escapes: those Build() reads are read (an escaped
+  // quote ends nothing), their kinds ORed into *escapes, and only other backslashes refused.
+  static size_t ClosingQuote(std::string_view text, size_t at, uint8_t* escapes = nullptr);
 
   // Indexes `text`. False when it holds a byte the walk refuses (the index is then
   // incomplete).

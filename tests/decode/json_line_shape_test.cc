@@ -43,7 +43,7 @@ std::vector<std::string> Values(JsonLineShapes* shapes, std::string_view object)
 TEST(JsonLineShapesTest, ReadsTheValuesOfALineLaidOutLikeALearnedOne) {
   JsonLineShapes shapes;
   const std::string learned = R"({"@timestamp":"2026-11-29T02:54:11.000Z", "message":"first","node": "es-1"})";
-  shapes.Learn(learned, MembersOf(learned), /*keep_tail=*/true);
+  shapes.Learn(learned, MembersOf(learned));
   EXPECT_EQ(Values(&shapes, learned),
             (std::vector<std::string>{"\"2026-11-29T02:54:11.000Z\"", "\"first\"", "\"es-1\""}));
   EXPECT_EQ(Values(&shapes, R"({"@timestamp":"x", "message":"a much longer message, with: colons, {braces} and commas","node": ""})"),
@@ -53,7 +53,7 @@ TEST(JsonLineShapesTest, ReadsTheValuesOfALineLaidOutLikeALearnedOne) {
 TEST(JsonLineShapesTest, RefusesALineLaidOutOtherwise) {
   JsonLineShapes shapes;
   const std::string learned = R"({"a":"1","b":"2"})";
-  shapes.Learn(learned, MembersOf(learned), /*keep_tail=*/true);
+  shapes.Learn(learned, MembersOf(learned));
   const std::vector<std::string> no_match{"no match"};
   for (const char* other : {
            R"({"a":"1","c":"2"})",          // another key
@@ -78,12 +78,12 @@ TEST(JsonLineShapesTest, KeepsTheLastFewLayouts) {
   auto line = [](int key) { return "{\"k" + std::to_string(key) + "\":\"v\"}"; };
   for (int key = 0; key < 5; ++key) {
     const std::string learned = line(key);
-    shapes.Learn(learned, MembersOf(learned), /*keep_tail=*/true);
+    shapes.Learn(learned, MembersOf(learned));
   }
   EXPECT_EQ(Values(&shapes, line(0)), std::vector<std::string>{"no match"});
   for (int key = 1; key < 5; ++key) EXPECT_EQ(Values(&shapes, line(key)), std::vector<std::string>{"\"v\""});
   const std::string huge = "{\"" + std::string(JsonLineShapes::kMaxLayoutBytes, 'k') + "\":\"v\"}";
-  shapes.Learn(huge, MembersOf(huge), /*keep_tail=*/true);
+  shapes.Learn(huge, MembersOf(huge));
   EXPECT_EQ(Values(&shapes, huge), std::vector<std::string>{"no match"});
 }
 
@@ -118,7 +118,7 @@ constexpr uint8_t kHeadTag = 1;
 TEST(JsonLineShapesTest, TakesALineWhoseTailWasSeenByWalkingItsHeadAlone) {
   JsonLineShapes shapes(kHeadTag);
   const std::string learned = R"({"@timestamp":"2026-11-29T02:54:11.000Z","message":"first","node":"es-1","cluster":"c"})";
-  shapes.Learn(learned, MembersOf(learned), /*keep_tail=*/true);
+  shapes.Learn(learned, MembersOf(learned));
   // The tail of the line it learned from is kept.
   EXPECT_EQ(ValuesByTail(&shapes, R"({"@timestamp":"2026-11-29T02:54:12.500Z","message":"second, longer: {} []","node":"es-1","cluster":"c"})"),
             (std::vector<std::string>{"\"2026-11-29T02:54:12.500Z\"", "\"second, longer: {} []\"", "\"es-1\"", "\"c\""}));
@@ -131,20 +131,28 @@ TEST(JsonLineShapesTest, TakesALineWhoseTailWasSeenByWalkingItsHeadAlone) {
 }
 
 // A line whose tail holds an escape a literal could hide behind teaches its layout, not its
-// tail: no later line is read by that tail as it stands.
-TEST(JsonLineShapesTest, LearnsWithoutItsTailWhenTold) {
+// tail: no later line is read by that tail as it stands. Whitespace's escapes (a stack
+// trace's \n\tat) are no such escape.
+TEST(JsonLineShapesTest, KeepsNoTailHoldingEscapesButWhitespaces) {
+  for (const char* trace : {R"(a\\b)", R"(a\/b)", R"(\u0007)", R"(a\n\\b)"}) {
+    JsonLineShapes shapes(kHeadTag);
+    const std::string learned = std::string(R"({"@timestamp":"1","message":"first","trace":")") + trace + "\"}";
+    shapes.Learn(learned, MembersOf(learned));
+    EXPECT_EQ(ValuesByTail(&shapes, learned), std::vector<std::string>{"no match"}) << learned;
+    EXPECT_EQ(Values(&shapes, learned).size(), 3u) << "the layout is learned";
+    MatchAndKeep(&shapes, learned);
+    EXPECT_EQ(ValuesByTail(&shapes, learned), std::vector<std::string>{"no match"}) << learned;
+  }
   JsonLineShapes shapes(kHeadTag);
-  const std::string learned = R"({"@timestamp":"2026-11-29T02:54:11.000Z","message":"first","trace":"a\\b"})";
-  shapes.Learn(learned, MembersOf(learned), /*keep_tail=*/false);
-  EXPECT_EQ(ValuesByTail(&shapes, R"({"@timestamp":"2026-11-29T02:54:12.000Z","message":"second","trace":"a\\b"})"),
-            std::vector<std::string>{"no match"});
-  EXPECT_EQ(Values(&shapes, learned).size(), 3u) << "the layout is learned";
+  const std::string learned = R"({"@timestamp":"1","message":"first","trace":"x\n\tat y\r\n"})";
+  shapes.Learn(learned, MembersOf(learned));
+  EXPECT_EQ(ValuesByTail(&shapes, learned).size(), 3u) << learned;
 }
 
 TEST(JsonLineShapesTest, TakesByItsTailOnlyALineMatchWouldTakeTheSame) {
   JsonLineShapes shapes(kHeadTag);
   const std::string learned = R"({"a":"1","message":"m","node":"es-1"})";
-  shapes.Learn(learned, MembersOf(learned), /*keep_tail=*/true);
+  shapes.Learn(learned, MembersOf(learned));
   const std::vector<std::string> no_match{"no match"};
   for (const char* other : {
            R"({"a":"1","message":"m","node":"es-2"})",        // another tail
@@ -153,8 +161,9 @@ TEST(JsonLineShapesTest, TakesByItsTailOnlyALineMatchWouldTakeTheSame) {
            R"({"b":"1","message":"m","node":"es-1"})",        // another key in the head
            R"({"a":"1","msg":"m","node":"es-1"})",
            R"({"a":"1","message":"a "quote","node":"es-1"})",  // a quote in a value
-           R"({"a":"1","message":"back\\slash","node":"es-1"})",
-           R"({"a":"1","message":"back\"slash","node":"es-1"})",
+           R"({"a":"1","message":"back\xslash","node":"es-1"})",  // no JSON escape
+           R"({"a":"1","message":"\u00e9","node":"es-1"})",       // a letter's, which a literal may hold
+           R"({"a":"1","message":"cut\)",
            "{\"a\":\"1\",\"message\":\"tab\there\",\"node\":\"es-1\"}",
            "{\"a\":\"1\",\"message\":\"caf\xc3\xa9\",\"node\":\"es-1\"}",
            "{\"a\":\"\x01\",\"message\":\"m\",\"node\":\"es-1\"}",
@@ -162,14 +171,27 @@ TEST(JsonLineShapesTest, TakesByItsTailOnlyALineMatchWouldTakeTheSame) {
        }) {
     EXPECT_EQ(ValuesByTail(&shapes, other), no_match) << other;
   }
-  // Sixteen bytes and more in a value, the refused byte or the quote past the first sixteen.
+  // Escapes the walk reads are read, and said: an escaped quote ends no value.
+  JsonLineShapes::TailMatch match;
+  const std::string escaped = R"({"a":"1","message":"a \"quoted\" back\\slash\/ \u0007","node":"es-1"})";
+  ASSERT_TRUE(shapes.MatchByTail(escaped, &match)) << escaped;
+  EXPECT_EQ(match.tagged[1], R"("a \"quoted\" back\\slash\/ \u0007")");
+  EXPECT_EQ(match.escapes, kEscapedQuote | kEscapedBackslash | kEscapedSlash | kEscapedControl);
+  ASSERT_TRUE(shapes.MatchByTail(learned, &match));
+  EXPECT_EQ(match.escapes, 0) << "none read: none said";
+  // Sixteen bytes and more in a value, the refused byte, the escape or the quote past the
+  // first sixteen.
   const std::string long_value(40, 'v');
-  EXPECT_EQ(ValuesByTail(&shapes, "{\"a\":\"1\",\"message\":\"" + long_value + "\\n\",\"node\":\"es-1\"}"), no_match);
+  EXPECT_EQ(ValuesByTail(&shapes, "{\"a\":\"1\",\"message\":\"" + long_value + "\t\",\"node\":\"es-1\"}"), no_match);
+  EXPECT_EQ(ValuesByTail(&shapes, "{\"a\":\"1\",\"message\":\"" + long_value + "\\x\",\"node\":\"es-1\"}"), no_match);
+  ASSERT_TRUE(shapes.MatchByTail("{\"a\":\"1\",\"message\":\"" + long_value + "\\n\\\"\",\"node\":\"es-1\"}", &match));
+  EXPECT_EQ(match.tagged[1], "\"" + long_value + "\\n\\\"\"");
+  EXPECT_EQ(match.escapes, kEscapedWhitespace | kEscapedQuote);
   EXPECT_EQ(ValuesByTail(&shapes, "{\"a\":\"1\",\"message\":\"" + long_value + "\",\"node\":\"es-1\"}"),
             (std::vector<std::string>{"\"1\"", "\"" + long_value + "\"", "\"es-1\""}));
   // Without a head tag, no line is taken by its tail.
   JsonLineShapes no_head;
-  no_head.Learn(learned, MembersOf(learned), /*keep_tail=*/true);
+  no_head.Learn(learned, MembersOf(learned));
   EXPECT_EQ(ValuesByTail(&no_head, learned), no_match);
 }
 
@@ -177,7 +199,7 @@ TEST(JsonLineShapesTest, KeepsTheLastFewTailsOfALayout) {
   JsonLineShapes shapes(kHeadTag);
   auto line = [](size_t node) { return R"({"a":"1","message":"m","node":"es-)" + std::to_string(node) + "\"}"; };
   const std::string first = line(0);
-  shapes.Learn(first, MembersOf(first), /*keep_tail=*/true);
+  shapes.Learn(first, MembersOf(first));
   for (size_t node = 1; node <= JsonLineShapes::kTails; ++node) MatchAndKeep(&shapes, line(node));
   EXPECT_EQ(ValuesByTail(&shapes, line(0)), std::vector<std::string>{"no match"}) << "the oldest, replaced";
   for (size_t node = 1; node <= JsonLineShapes::kTails; ++node) {
@@ -195,7 +217,7 @@ TEST(JsonLineShapesTest, KeepsNoLayoutWithTagsPastItsTablesNorTakesALongHeadByIt
   };
   JsonLineShapes shapes;
   const std::string nine = object_of(JsonLineShapes::kMaxTags + 1);  // tags 0 to kMaxTags
-  shapes.Learn(nine, MembersOf(nine), /*keep_tail=*/true);
+  shapes.Learn(nine, MembersOf(nine));
   EXPECT_EQ(Values(&shapes, nine), std::vector<std::string>{"no match"});
 
   JsonLineShapes long_head(kHeadTag);
@@ -203,7 +225,7 @@ TEST(JsonLineShapesTest, KeepsNoLayoutWithTagsPastItsTablesNorTakesALongHeadByIt
   std::vector<Member> members = MembersOf(object);
   for (Member& member : members) member.tag = JsonLineShapes::kNoTag;
   members[JsonLineShapes::kMaxHead].tag = kHeadTag;  // the head: kMaxHead + 1 members
-  long_head.Learn(object, members, /*keep_tail=*/true);
+  long_head.Learn(object, members);
   QuoteIndex quotes;
   ASSERT_TRUE(quotes.Build(object));
   std::vector<Member> matched;
@@ -212,7 +234,7 @@ TEST(JsonLineShapesTest, KeepsNoLayoutWithTagsPastItsTablesNorTakesALongHeadByIt
   EXPECT_FALSE(long_head.MatchByTail(object, &by_tail));
   members[JsonLineShapes::kMaxHead].tag = JsonLineShapes::kNoTag;  // a head of kMaxHead members
   members[JsonLineShapes::kMaxHead - 1].tag = kHeadTag;
-  long_head.Learn(object, members, /*keep_tail=*/true);
+  long_head.Learn(object, members);
   EXPECT_TRUE(long_head.MatchByTail(object, &by_tail));
   EXPECT_EQ(by_tail.head_count, JsonLineShapes::kMaxHead);
 }
@@ -223,7 +245,7 @@ TEST(JsonLineShapesTest, RestsWhereLinesDoNotRepeatTheirTails) {
   JsonLineShapes shapes(kHeadTag);
   auto line = [](size_t thread) { return R"({"a":"1","message":"m","thread":"T#)" + std::to_string(thread) + "\"}"; };
   const std::string first = line(0);
-  shapes.Learn(first, MembersOf(first), /*keep_tail=*/true);
+  shapes.Learn(first, MembersOf(first));
   ASSERT_EQ(ValuesByTail(&shapes, first).size(), 3u);
   for (size_t thread = 1; thread <= JsonLineShapes::kMissesBeforeRest; ++thread) {
     EXPECT_EQ(ValuesByTail(&shapes, line(thread)), std::vector<std::string>{"no match"});
@@ -246,7 +268,14 @@ TEST(JsonLineShapesTest, WhatMatchByTailTakesMatchTakesTheSame) {
   auto value = [&] {
     std::string out;
     const size_t size = random() % 40;
-    for (size_t i = 0; i < size; ++i) out += alphabet[random() % alphabet.size()];
+    for (size_t i = 0; i < size; ++i) {
+      // One in eight an escape JSON holds, which the walk reads.
+      if (random() % 8 == 0) {
+        out += std::string("\\\"\\\\\\n\\/").substr(2 * (random() % 4), 2);
+      } else {
+        out += alphabet[random() % alphabet.size()];
+      }
+    }
     return out;
   };
   auto line = [&] {
@@ -257,6 +286,7 @@ TEST(JsonLineShapesTest, WhatMatchByTailTakesMatchTakesTheSame) {
   };
   JsonLineShapes shapes(kHeadTag);
   size_t taken = 0;
+  size_t escaped = 0;
   for (int i = 0; i < 20000; ++i) {
     const std::string object = line();
     JsonLineShapes::TailMatch by_tail;
@@ -279,14 +309,21 @@ TEST(JsonLineShapesTest, WhatMatchByTailTakesMatchTakesTheSame) {
       }
       ASSERT_EQ(by_tail.head_count, 2u) << object;
       for (size_t m = 0; m < by_tail.head_count; ++m) EXPECT_EQ(by_tail.head[m].data(), matched[m].value.data());
+      // The escapes said are those the head holds, as Build() reads them.
+      const std::string_view last = by_tail.head[by_tail.head_count - 1];
+      QuoteIndex head;
+      ASSERT_TRUE(head.Build(object.substr(0, static_cast<size_t>(last.data() - object.data()) + last.size())));
+      EXPECT_EQ(by_tail.escapes, head.escapes()) << object;
+      escaped += by_tail.escapes != 0 ? 1 : 0;
     }
     if (known) {
       shapes.KeepTail(object, matched);
     } else if (indexed && std::count(object.begin(), object.end(), '"') == 16) {
-      shapes.Learn(object, MembersOf(object), /*keep_tail=*/true);
+      shapes.Learn(object, MembersOf(object));
     }
   }
   EXPECT_GT(taken, 500u);
+  EXPECT_GT(escaped, 50u) << "heads with escapes are taken";
 }
 
 }  // namespace

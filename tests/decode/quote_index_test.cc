@@ -153,6 +153,44 @@ TEST(QuoteIndexClosingQuoteTest, FindsTheNextQuoteUnlessARefusedByteComesFirst) 
   EXPECT_FALSE(QuoteIndex::Refuses('"') || QuoteIndex::Refuses(0x7f) || QuoteIndex::Refuses(' '));
 }
 
+// With escapes read, ClosingQuote() ends where Build() of the text from `at` would put the
+// first quote, having read the same escapes on the way; when it finds none, no such string
+// is there: every text from `at` up to a quote is one Build() refuses or reads an escaped
+// quote in. Random texts dense in escapes, at every offset.
+TEST(QuoteIndexClosingQuoteTest, ReadsTheEscapesBuildReadsOnTheWay) {
+  std::mt19937 random(5);
+  const std::string pieces[] = {"a", "b", " ", "\"", "\\\"", "\\\\", "\\n", "\\/", "\\u0007", "\\u00e9",
+                                "\\x", "\\", "\t", "\x80", std::string(20, 'x')};
+  size_t found = 0;
+  size_t none = 0;
+  for (int round = 0; round < 3000; ++round) {
+    std::string text;
+    const size_t count = random() % 12;
+    for (size_t i = 0; i < count; ++i) text += pieces[random() % std::size(pieces)];
+    for (size_t at = 0; at <= text.size(); ++at) {
+      uint8_t escapes = 0;
+      const size_t closing = QuoteIndex::ClosingQuote(text, at, &escapes);
+      QuoteIndex index;
+      if (closing != QuoteIndex::kNone) {
+        ++found;
+        const std::string_view string(text.data() + at, closing + 1 - at);
+        ASSERT_TRUE(index.Build(string)) << "at " << at << " in " << text;
+        EXPECT_EQ(index.NextQuote(0), closing - at) << "at " << at << " in " << text;
+        EXPECT_EQ(index.escapes(), escapes) << "at " << at << " in " << text;
+        continue;
+      }
+      ++none;
+      for (size_t end = at; end < text.size(); ++end) {
+        if (text[end] != '"') continue;
+        const std::string_view string(text.data() + at, end + 1 - at);
+        EXPECT_TRUE(!index.Build(string) || index.NextQuote(0) != end - at) << "at " << at << " in " << text;
+      }
+    }
+  }
+  EXPECT_GT(found, 5000u);
+  EXPECT_GT(none, 5000u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Vectors, QuoteIndexTest,
                          testing::Values(QuoteIndex::Vectors::kWidest, QuoteIndex::Vectors::kSse2));
 
