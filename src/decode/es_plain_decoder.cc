@@ -22,7 +22,7 @@ std::string_view Trim(std::string_view text) {
 // The first ']' in [at, end), or null. A header's fields (stamp, level, logger, node)
 // close within a few dozen bytes: those are compared sixteen at a time, inline, where a
 // memchr call would cost more than the search.
-const char* FindClose(const char* at, const char* end) {
+[[gnu::always_inline]] inline const char* FindClose(const char* at, const char* end) {
 #if defined(__SSE2__)
   const __m128i close = _mm_set1_epi8(']');
   for (size_t searched = 0; searched < 64 && end - at >= 16; searched += 16, at += 16) {
@@ -35,7 +35,7 @@ const char* FindClose(const char* at, const char* end) {
 }
 
 // Reads "[content]" at *at (before end), moving *at past it. False if absent.
-bool TakeBracketed(const char** at, const char* end, std::string_view* content) {
+[[gnu::always_inline]] inline bool TakeBracketed(const char** at, const char* end, std::string_view* content) {
   if (*at == end || **at != '[') return false;
   const char* close = FindClose(*at + 1, end);
   if (close == nullptr) return false;
@@ -92,15 +92,18 @@ bool TakeUsualStampAndLevel(const char** at, const char* end, std::string_view* 
   header->time = parsed->time;
   // " [node] message": the node field is absent in the deprecation log, so take a bracket
   // only when a space or the end of the line follows it.
-  header->node = {};
+  const char* node_begin = nullptr;
+  const char* node_end = nullptr;
   if (end - at >= 2 && at[0] == ' ' && at[1] == '[') {
-    const char* after = at + 1;
-    std::string_view node;
-    if (TakeBracketed(&after, end, &node) && (after == end || *after == ' ')) {
-      header->node = node;
-      at = after;
+    const char* close = FindClose(at + 2, end);
+    if (close != nullptr && (close + 1 == end || close[1] == ' ')) {
+      node_begin = at + 2;
+      node_end = close;
+      at = close + 1;
     }
   }
+  header->node_begin = node_begin;
+  header->node_size = static_cast<size_t>(node_end - node_begin);
   if (at != end && *at == ' ') ++at;
   header->message = std::string_view(at, static_cast<size_t>(end - at));
   return Outcome::kDecoded;
@@ -111,7 +114,7 @@ bool EsPlainDecoder::DecodeHeader(std::string_view text, const DecodeOptions& op
   if (Parse(text, options, &header, /*why=*/nullptr) != Outcome::kDecoded) return false;
   out->time = header.time;
   out->has_time = true;
-  out->node = header.node;
+  out->node = std::string_view(header.node_begin, header.node_size);
   if (options.header_level) {
     out->level = ParseLevel(Trim(header.level));
     out->logger = header.logger;  // the dataset follows from it
@@ -145,7 +148,7 @@ Decoder::Outcome EsPlainDecoder::Decode(std::string_view text, const DecodeOptio
   record->level = ParseLevel(Trim(header.level));
   record->logger.assign(Trim(header.logger));
   record->dataset.assign(DatasetOfLogger(record->logger));
-  record->node.assign(header.node);
+  record->node.assign(header.node_begin, header.node_size);
   record->text.assign(header.message);
   record->message_length = record->text.size();
   if (header.newline != std::string_view::npos) record->text.append(text.substr(header.newline));

@@ -26,7 +26,10 @@ class EsPlainDecoder final : public Decoder {
     TimePoint time;
     std::string_view level;
     std::string_view logger;
-    std::string_view node;
+    // The node, as where it begins and its size: a view written in two halves and copied
+    // whole stalls the load that copies it.
+    const char* node_begin = nullptr;
+    size_t node_size = 0;
     std::string_view message;  // the first line's message
     size_t newline = std::string_view::npos;  // where continuation lines start
   };
