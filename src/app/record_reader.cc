@@ -75,7 +75,8 @@ void RecordReader::Frame(std::string_view bytes) {
 }
 
 bool RecordReader::FrameNextLine(LogRecord* record) {
-  const std::string_view rest = data_.substr(framed_);
+  // (Views built, not substr(), as in SkipQuietRun().)
+  const std::string_view rest(data_.data() + framed_, data_.size() - framed_);
   const auto* newline = static_cast<const char*>(std::memchr(rest.data(), '\n', rest.size()));
   if (newline == nullptr || !framer_.at_line_start()) {
     // The partial end of the buffer, or the end of a line the last buffer began: the framer
@@ -85,8 +86,8 @@ bool RecordReader::FrameNextLine(LogRecord* record) {
     framed_ += upto;
     return false;
   }
-  const std::string_view line = rest.substr(0, static_cast<size_t>(newline - rest.data()));
-  const std::string_view after = rest.substr(line.size() + 1);
+  const std::string_view line(rest.data(), static_cast<size_t>(newline - rest.data()));
+  const std::string_view after(newline + 1, rest.size() - line.size() - 1);
   // A plain record's first line ends the pending record: that one goes first (exactly as the
   // assembler would let it go), and this line may then take the quiet lane.
   if (assembler_.has_pending() && envelopes_.sniffing() && !envelopes_.joining() &&
@@ -165,14 +166,15 @@ uint64_t RecordReader::SkipQuietRun(TimePoint before, TimePoint* newest) {
     const auto* newline = static_cast<const char*>(std::memchr(buffer.data() + at, '\n', buffer.size() - at));
     if (newline == nullptr) break;
     const size_t end = static_cast<size_t>(newline - buffer.data());
-    const std::string_view line = buffer.substr(at, end - at);
+    // Views built, not substr(): substr() is a call, with its bounds check, on every line.
+    const std::string_view line(buffer.data() + at, end - at);
     // TakeQuiet's tests, on a line the framer would hand out unchanged (not cut, no "\r").
     if (line.empty() || line.back() == '\r' || line.size() > options_.max_line_bytes) break;
     // The record: the line, or a plain record's first line and the lines it owns.
     std::string_view record = line;
     uint64_t lines = 1;
     const DecodeOptions* options = &line_options_;
-    if (!IsQuietRecord(line, buffer.substr(end + 1))) {
+    if (!IsQuietRecord(line, std::string_view(newline + 1, buffer.size() - end - 1))) {
       if (!RecordAssembler::StartsPlainRecord(line) || !PlainRecordSpan(buffer, at, end, &record, &lines)) break;
       options = &decode_options_;  // as DecodeNext() decodes the assembled record
     }
