@@ -184,7 +184,8 @@ TEST(JsonLineShapesTest, TakesByItsTailOnlyALineMatchWouldTakeTheSame) {
   const std::string long_value(40, 'v');
   EXPECT_EQ(ValuesByTail(&shapes, "{\"a\":\"1\",\"message\":\"" + long_value + "\t\",\"node\":\"es-1\"}"), no_match);
   EXPECT_EQ(ValuesByTail(&shapes, "{\"a\":\"1\",\"message\":\"" + long_value + "\\x\",\"node\":\"es-1\"}"), no_match);
-  ASSERT_TRUE(shapes.MatchByTail("{\"a\":\"1\",\"message\":\"" + long_value + "\\n\\\"\",\"node\":\"es-1\"}", &match));
+  const std::string long_escaped = "{\"a\":\"1\",\"message\":\"" + long_value + "\\n\\\"\",\"node\":\"es-1\"}";
+  ASSERT_TRUE(shapes.MatchByTail(long_escaped, &match));
   EXPECT_EQ(match.tagged[1], "\"" + long_value + "\\n\\\"\"");
   EXPECT_EQ(match.escapes, kEscapedWhitespace | kEscapedQuote);
   EXPECT_EQ(ValuesByTail(&shapes, "{\"a\":\"1\",\"message\":\"" + long_value + "\",\"node\":\"es-1\"}"),
