@@ -349,7 +349,7 @@ TEST_F(QuietLaneTest, AGateTunedToTheInputLetsThroughWhatTheCatalogMatches) {
     return line;
   };
   std::string text;
-  while (text.size() < GateTuner::kSampleBytes * 4) {
+  while (text.size() < std::max<size_t>(GateTuner::kSampleBytes * 4, 2 << 20)) {
     for (const std::string& example : examples) {
       if (example.find('\n') == std::string::npos) text += near_miss(example) + "\n";
     }

@@ -41,7 +41,7 @@ TEST(GateTunerTest, TunesOnceTheSampleIsInAndKeepsTheLiterals) {
   EXPECT_EQ(tuned->literals(), base.literals());
   EXPECT_GT(Anchored(base), 2u);
   EXPECT_EQ(Anchored(*tuned), 0u);
-  EXPECT_EQ(SampleUntilTuned(&tuner, base, 100), 0u) << "tuned once";
+  EXPECT_EQ(SampleUntilTuned(&tuner, base, 100), 0u) << "not again for a while";
   EXPECT_EQ(tuner.GateFor(nullptr), nullptr) << "no prefilter, no gate";
 }
 
@@ -59,6 +59,41 @@ TEST(GateTunerTest, ANewGateIsNeverAnsweredWithOneTunedToTheOld) {
   EXPECT_EQ(tuner.GateFor(&*base), &*base);
   EXPECT_GT(SampleUntilTuned(&tuner, *base, 1 << 20), 1u) << "sampled anew";
   EXPECT_EQ(tuner.GateFor(&*base)->literals(), base->literals());
+}
+
+// Tuned on a node's first lines, the gate is tuned again once kResampleAfterBytes of other
+// lines have gone by: anchored off the keys of the first ones (the literal's first half),
+// then off those of the lines that came since (its second half).
+TEST(GateTunerTest, TunesAgainWhenTheLinesHaveChanged) {
+  const LiteralGate base({"[parent]", "abcdefghijklmnop"});
+  ASSERT_EQ(base.stride(), 5u);
+  const std::string first = "xx abcdefghijk yy";
+  const std::string later = "zz ijklmnop ww";
+  const auto anchored = [](const LiteralGate& gate, const std::string& line) {
+    size_t positions = 0;
+    for (size_t shift = 0; shift < gate.stride(); ++shift) positions += gate.AnchoredPositions(std::string(shift, ' ') + line);
+    return positions;
+  };
+  GateTuner tuner;
+  const auto feed = [&](const std::string& line, uint64_t most_bytes) {
+    const std::string_view parts[] = {line};
+    for (uint64_t fed = 0; fed < most_bytes; fed += line.size()) {
+      if (tuner.Sample(&base, parts)) return fed + line.size();
+    }
+    return uint64_t{0};
+  };
+  ASSERT_GT(feed(first, uint64_t{1} << 30), 0u);
+  const LiteralGate* tuned = tuner.GateFor(&base);
+  EXPECT_EQ(anchored(*tuned, first), 0u);
+  EXPECT_GT(anchored(*tuned, later), 0u) << "anchored on the second half, which the later lines hold";
+  const uint64_t until_retuned = feed(later, uint64_t{1} << 30);
+  EXPECT_GE(until_retuned + later.size(), GateTuner::kResampleAfterBytes + GateTuner::kSampleBytes);
+  EXPECT_LT(until_retuned, GateTuner::kResampleAfterBytes + GateTuner::kSampleBytes + 2 * later.size());
+  const LiteralGate* retuned = tuner.GateFor(&base);
+  EXPECT_EQ(anchored(*retuned, later), 0u);
+  EXPECT_EQ(retuned->literals(), base.literals());
+  EXPECT_TRUE(retuned->Contains(later + "ABCDEFGHIJKLMNOP" + first));
+  EXPECT_TRUE(retuned->Contains(first + "[parent]"));
 }
 
 }  // namespace
