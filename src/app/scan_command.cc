@@ -53,8 +53,8 @@ void LogSummary(const std::vector<std::unique_ptr<RecordReader>>& readers, const
                total.malformed, total.unreadable, total.truncated, total.no_time);
   spdlog::debug("literal prefilter: {} literals; {} records decoded header-only on their raw bytes "
                 "({} on the quiet lane, {} of them passed over in quiet runs, {} of those settled by their "
-                "shape for novelty); {} gate tunings over {} inputs; {} checks stopped, {} let through to the regexes; "
-                "{} matched pattern by pattern",
+                "shape for novelty); {} gate tunings over {} inputs; {} checks stopped, {} let through to "
+                "the regexes; {} matched pattern by pattern",
                 matcher.atom_count(), total.header_only, total.quiet_lane, total.quiet_run, total.settled_in_runs,
                 total.gates_tuned, readers.size(),
                 matcher.prefilter_skipped(),

@@ -58,8 +58,8 @@ class JsonLineShapes {
   // Learns the layout of `object` (a flat JSON object from '{' to '}', as the header walk
   // vouched for it) from its members in order, each a string value inside `object`, and
   // its tail (unless it holds escapes but whitespace's, \n \t \r: MatchByTail() reads a
-  // tail as it stands, and says it holds those at most). A layout of more members or bytes than the limits above, or
-  // with a tag of kMaxTags or more, is not kept.
+  // tail as it stands, and says it holds those at most). A layout of more members or bytes
+  // than the limits above, or with a tag of kMaxTags or more, is not kept.
   void Learn(std::string_view object, const std::vector<Member>& members);
   // True when `object` (its quotes indexed in `quotes`, no byte refused) has a learned
   // layout; *members then holds its members in order, values in `object`, tags as learned.
@@ -70,10 +70,10 @@ class JsonLineShapes {
     if (resting_ == 0) KeepTail(&shapes_[last_fit_], object, members);
   }
   // True when `object`'s head fits a learned layout (its values hold no quote, no byte
-  // QuoteIndex refuses, and only escapes it reads) and the rest of it, from the head's last value's closing quote on,
-  // is a tail kept for that layout, byte for byte. *match then holds the values Match()
-  // would give, but of the tail's members only those with a tag: the others are those of a
-  // line vouched for.
+  // QuoteIndex refuses, and only escapes it reads) and the rest of it, from the head's last
+  // value's closing quote on, is a tail kept for that layout, byte for byte. *match then
+  // holds the values Match() would give, but of the tail's members only those with a tag:
+  // the others are those of a line vouched for.
   bool MatchByTail(std::string_view object, TailMatch* match);
 
  private:

@@ -156,7 +156,7 @@ bool LiteralGate::Contains(std::string_view text) const {
 size_t LiteralGate::AnchoredPositions(std::string_view text) const {
   const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
   size_t anchored = 0;
-  for (size_t position = 0; position + key_bytes_ <= text.size(); position += stride_) {
+  for (size_t position = 0; position + key_bytes_ <= text.size(); ++position) {
     anchored += anchors_.MayHold(Hash(KeyAt(bytes + position))) ? 1 : 0;
   }
   return anchored;

@@ -40,8 +40,8 @@ class LiteralGate {
   bool Contains(std::string_view text) const;
   // Appends the index (in literals()) of every literal `text` contains; some may come twice.
   void Hits(std::string_view text, std::vector<uint32_t>* literals) const;
-  // How many positions Contains() would probe in `text` hold some literal's anchor key (each
-  // costs a verification), all of them looked at.
+  // How many positions of `text` hold some literal's anchor key: each that falls on a probe
+  // (one in stride(), as the text lies) costs Contains() a verification.
   size_t AnchoredPositions(std::string_view text) const;
   // Positions probed per byte of text, 1/s (for the log).
   size_t stride() const { return stride_; }

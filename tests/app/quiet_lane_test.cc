@@ -342,7 +342,8 @@ TEST_F(QuietLaneTest, AGateTunedToTheInputLetsThroughWhatTheCatalogMatches) {
     for (size_t at = 0; at < line.size();) {
       size_t end = at;
       while (end < line.size() && std::isalpha(static_cast<unsigned char>(line[end])) != 0) ++end;
-      const bool level = std::all_of(line.begin() + at, line.begin() + end, [](char c) { return std::isupper(c) != 0; });
+      const bool level =
+          std::all_of(line.begin() + at, line.begin() + end, [](char c) { return std::isupper(c) != 0; });
       if (end - at >= 4 && !level) std::swap(line[at + (end - at) / 2 - 1], line[at + (end - at) / 2]);
       at = end + 1;
     }
@@ -364,7 +365,8 @@ TEST_F(QuietLaneTest, AGateTunedToTheInputLetsThroughWhatTheCatalogMatches) {
   EXPECT_EQ(with_lane, full);
   EXPECT_EQ(stats.gates_tuned, 1u);
   EXPECT_GT(stats.quiet_lane, 2000u) << "the near misses take the lane";
-  EXPECT_GT(std::count(full.begin(), full.end(), ' '), static_cast<long>(3 * examples.size() / 2)) << "the examples hit";
+  EXPECT_GT(std::count(full.begin(), full.end(), ' '), static_cast<long>(3 * examples.size() / 2))
+      << "the examples hit";
 }
 
 // A record the reader marks prefiltered is one the prefilter lets through on its decoded

@@ -12,14 +12,8 @@ namespace {
 const std::vector<std::string> kLiterals = {"[parent]", "health check ", "too many open files"};
 // A transform's checkpoint line: ruled out, and full of keys the guessed anchors hold.
 const std::string kOrdinary =
-    "[ecommerce-summary] updating state for transform to [{\"checkpoint\":42,\"next_checkpoint\":43}]; rechecking files";
-
-// Probed positions of the ordinary line that hold an anchor key, at each alignment.
-size_t Anchored(const LiteralGate& gate) {
-  size_t positions = 0;
-  for (size_t shift = 0; shift < gate.stride(); ++shift) positions += gate.AnchoredPositions(std::string(shift, ' ') + kOrdinary);
-  return positions;
-}
+    "[ecommerce-summary] updating state for transform to [{\"checkpoint\":42,\"next_checkpoint\":43}]; "
+    "rechecking files";
 
 // Feeds `base` ordinary lines until the tuner tunes; how many lines that took (0: never).
 size_t SampleUntilTuned(GateTuner* tuner, const LiteralGate& base, size_t most_lines) {
@@ -39,8 +33,8 @@ TEST(GateTunerTest, TunesOnceTheSampleIsInAndKeepsTheLiterals) {
   const LiteralGate* tuned = tuner.GateFor(&base);
   ASSERT_NE(tuned, &base);
   EXPECT_EQ(tuned->literals(), base.literals());
-  EXPECT_GT(Anchored(base), 2u);
-  EXPECT_EQ(Anchored(*tuned), 0u);
+  EXPECT_GT(base.AnchoredPositions(kOrdinary), 2u);
+  EXPECT_EQ(tuned->AnchoredPositions(kOrdinary), 0u);
   EXPECT_EQ(SampleUntilTuned(&tuner, base, 100), 0u) << "not again for a while";
   EXPECT_EQ(tuner.GateFor(nullptr), nullptr) << "no prefilter, no gate";
 }
@@ -69,11 +63,6 @@ TEST(GateTunerTest, TunesAgainWhenTheLinesHaveChanged) {
   ASSERT_EQ(base.stride(), 5u);
   const std::string first = "xx abcdefghijk yy";
   const std::string later = "zz ijklmnop ww";
-  const auto anchored = [](const LiteralGate& gate, const std::string& line) {
-    size_t positions = 0;
-    for (size_t shift = 0; shift < gate.stride(); ++shift) positions += gate.AnchoredPositions(std::string(shift, ' ') + line);
-    return positions;
-  };
   GateTuner tuner;
   const auto feed = [&](const std::string& line, uint64_t most_bytes) {
     const std::string_view parts[] = {line};
@@ -84,13 +73,13 @@ TEST(GateTunerTest, TunesAgainWhenTheLinesHaveChanged) {
   };
   ASSERT_GT(feed(first, uint64_t{1} << 30), 0u);
   const LiteralGate* tuned = tuner.GateFor(&base);
-  EXPECT_EQ(anchored(*tuned, first), 0u);
-  EXPECT_GT(anchored(*tuned, later), 0u) << "anchored on the second half, which the later lines hold";
+  EXPECT_EQ(tuned->AnchoredPositions(first), 0u);
+  EXPECT_GT(tuned->AnchoredPositions(later), 0u) << "on the literal's second half, which the later lines hold";
   const uint64_t until_retuned = feed(later, uint64_t{1} << 30);
   EXPECT_GE(until_retuned + later.size(), GateTuner::kResampleAfterBytes + GateTuner::kSampleBytes);
   EXPECT_LT(until_retuned, GateTuner::kResampleAfterBytes + GateTuner::kSampleBytes + 2 * later.size());
   const LiteralGate* retuned = tuner.GateFor(&base);
-  EXPECT_EQ(anchored(*retuned, later), 0u);
+  EXPECT_EQ(retuned->AnchoredPositions(later), 0u);
   EXPECT_EQ(retuned->literals(), base.literals());
   EXPECT_TRUE(retuned->Contains(later + "ABCDEFGHIJKLMNOP" + first));
   EXPECT_TRUE(retuned->Contains(first + "[parent]"));
