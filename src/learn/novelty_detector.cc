@@ -194,13 +194,19 @@ void NoveltyDetector::DropBefore(Window* window, TimePoint from) {
   while (!window->empty() && window->front().time < from) window->pop_front();
 }
 
-bool NoveltyDetector::AddSighting(Window* window, Sighting sighting, Duration span) {
-  // Records come nearly in time order: a repeat of this one sits at the back.
-  for (auto it = window->rbegin(); it != window->rend() && it->time >= sighting.time; ++it) {
-    if (it->time == sighting.time && it->record == sighting.record) return false;
-  }
+bool NoveltyDetector::AddSighting(Window* window, Sighting sighting, Duration span, bool one_clock) {
   const TimePoint time = sighting.time;
+  // A repeat has its time: found by halving, as the window may run far ahead of the record
+  // (a node behind the others in a cluster's window).
+  if (!window->empty() && window->back().time >= time) {
+    const auto by_time = [](const Sighting& held, TimePoint t) { return held.time < t; };
+    for (auto it = std::lower_bound(window->begin(), window->end(), time, by_time);
+         it != window->end() && it->time == time; ++it) {
+      if (it->record == sighting.record) return false;
+    }
+  }
   DropBefore(window, time - span);
+  while (one_clock && !window->empty() && window->back().time - time > span) window->pop_back();
   if (window->empty() || window->back().time <= time) {
     window->push_back(std::move(sighting));
   } else {
@@ -419,7 +425,7 @@ bool NoveltyDetector::SettleShaped(const ShapedLine& line) {
       if (in_order) {  // no repeat of it can be in the window, nor anything later
         times.push_back(sighting);
       } else {
-        AddSighting(&times, sighting, options_.surge_window);
+        AddSighting(&times, sighting, options_.surge_window, /*one_clock=*/true);
       }
       if (Bound(&rates_, line.time)) ++rates_generation_;  // `times` may be gone now
     }
@@ -439,7 +445,10 @@ void NoveltyDetector::ObserveException(const LogRecord& record, const std::strin
                                        const std::string& seen, std::vector<PatternHit>* hits) {
   Window& times = sightings_[{record.cluster, name}];
   // The same record read twice is one sighting (and correlation drops the repeat).
-  if (!AddSighting(&times, {record.time, RecordHash(record), Fnv1a(record.node)}, options_.repeat_window)) return;
+  if (!AddSighting(&times, {record.time, RecordHash(record), Fnv1a(record.node)}, options_.repeat_window,
+                   /*one_clock=*/false)) {
+    return;
+  }
   ++stats_.novel_exceptions;
   std::set<uint64_t> nodes;
   int count = 0;
@@ -475,7 +484,8 @@ void NoveltyDetector::ObserveSurge(const LogRecord& record, const std::string& k
   const std::optional<SurgeRate> rate = RateOf(record, key);
   if (!rate) return;
   Window& times = rates_[RateKey(record.node, key)];
-  if (!AddSighting(&times, {record.time, RecordHashOnItsNode(record), {}}, options_.surge_window)) return;  // a repeat
+  const Sighting sighting{record.time, RecordHashOnItsNode(record), {}};
+  if (!AddSighting(&times, sighting, options_.surge_window, /*one_clock=*/true)) return;  // a repeat
   const int observed = CountWithin(times, record.time, options_.surge_window);
   if (Bound(&rates_, record.time)) ++rates_generation_;  // `times` may be gone now
   if (observed < SurgeThreshold(rate->expected)) return;

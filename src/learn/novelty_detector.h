@@ -236,9 +236,12 @@ class NoveltyDetector {
   int template_seen_ = -1;
   int surge_seen_ = -1;
   using Window = std::deque<Sighting>;
-  // Adds a sighting unless the window has it, drops those before `window` of it; false when
-  // it was there.
-  static bool AddSighting(Window* window, Sighting sighting, Duration span);
+  // Adds a sighting unless the window has it, drops those more than `span` before it; false
+  // when it was there. A window of one node's clock (`one_clock`) also drops those more than
+  // `span` after it: that clock went back (the node's files replayed newest first, a clock
+  // stepped back), and they would count again only were it to come forward to them again.
+  // Kept, every sighting after would be put in before them, one by one.
+  static bool AddSighting(Window* window, Sighting sighting, Duration span, bool one_clock);
   // Drops the window's sightings before `from` (it is sorted by time).
   static void DropBefore(Window* window, TimePoint from);
   // Drops the stalest windows when more than max_tracked are kept; true when it dropped any.

@@ -268,6 +268,44 @@ TEST_F(NoveltyDetectorTest, SettledLinesCountInSurgeWindowsDroppedToStayBounded)
   EXPECT_EQ(settled.learned().ToJson(), decoded.learned().ToJson());
 }
 
+// A node's clock going back by hours (its files replayed newest first, a clock stepped back):
+// the lines after surge as they would alone, settled by their shape or decoded, and a line
+// read twice there is still one sighting.
+TEST_F(NoveltyDetectorTest, ANodesClockGoingBackSurgesAsTheLinesAfterAlone) {
+  const TimePoint t0 = At("2026-11-29T02:00:00Z");
+  constexpr uint64_t kShape = 0x5eed;
+  const auto line = [&](TimePoint at, int i) {
+    LogRecord shaped = Record(at + std::chrono::seconds(30 * i), Level::kWarn, "n1", "disk [y] is slow", "", "o.e.x.Disk");
+    shaped.shape = kShape;
+    shaped.shape_values = static_cast<uint64_t>(i);
+    return shaped;
+  };
+  // The lines' numbers that raised a surge, each line read as the reader gives it: settled by
+  // its shape where the detector can, else decoded. Line 9 is read twice (a shipper's retry).
+  const auto surges = [&](NoveltyDetector* detector, TimePoint at) {
+    std::vector<int> raised;
+    for (int i = 1; i <= 12; ++i) {
+      for (int reads = i == 9 ? 2 : 1; reads > 0; --reads) {
+        const LogRecord record = line(at, i);
+        if (detector->SettleShaped({record.time, record.node, record.cluster, {record.shape, record.shape_values}})) {
+          continue;
+        }
+        if (!Observe(detector, record).empty()) raised.push_back(i);
+      }
+    }
+    return raised;
+  };
+  NoveltyDetector alone(*catalog_, DayBaseline(24));
+  const std::vector<int> expected = surges(&alone, t0);
+  EXPECT_EQ(expected, (std::vector<int>{10, 11, 12}));
+  for (const int minutes : {180, 60, 11}) {
+    const auto back = std::chrono::minutes(minutes);
+    NoveltyDetector detector(*catalog_, DayBaseline(24));
+    EXPECT_EQ(surges(&detector, t0 + back), expected);
+    EXPECT_EQ(surges(&detector, t0), expected) << "clock back by " << minutes << " min";
+  }
+}
+
 // Records a curated pattern matched are learned, the later ones of a kind by the place the
 // first was learned at: the baseline is that of learning each in full.
 TEST_F(NoveltyDetectorTest, RecordsACuratedPatternMatchedAreLearnedAsEachInFull) {
