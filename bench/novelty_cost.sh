@@ -3,7 +3,8 @@
 # without and with --baseline (learned from the log itself by `foreshock baseline build`),
 # page-cached, in RUNS back-to-back pairs (the best of each, and the median ratio); then the
 # same on a stream where every line is a WARN carrying an exception (the worst case: every
-# record is decoded in full, templated and looked up), and on one whose clock goes back.
+# record is decoded in full, templated and looked up), the same against a baseline that never
+# saw its classes (each record a new-exception hit), and on a log whose clock goes back.
 # Also callgrind instructions of the first two pairs on 16 MB slices, which the machine's
 # load does not move.
 # usage: bench/novelty_cost.sh [BUILD] [MB] [FORMAT: ecs|es-json|plain] [HIT_RATE] [RUNS]
@@ -63,6 +64,7 @@ cat "$file" "$work/warn.json" "$work/back/$(basename "$file")" > /dev/null
 # Each run times the scan without and with novelty back to back: the best of each, and the
 # median of the runs' ratios (one lucky run moves a best, not the median).
 for pair in "$file:$work/baseline.json:bench log" "$work/warn.json:$work/warn-baseline.json:every line a WARN with an exception" \
+  "$work/warn.json:$work/baseline.json:every line a WARN with an exception the baseline never saw (a flood of new classes)" \
   "$work/back/$(basename "$file"):$work/baseline.json:bench log's first quarter four times over (the clock going back)"; do
   IFS=: read -r input baseline what <<< "$pair"
   times=""

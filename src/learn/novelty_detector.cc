@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <set>
 
 #include "base/fnv1a.h"
 #include "base/same_bytes.h"
@@ -40,8 +39,8 @@ std::string TemplateId(const std::string& key) {
 }
 
 // The same record read twice hashes the same: by its shape when the reader gave one (a
-// record settled by its shape is never decoded), else by its text. Within one node's window
-// (a surge's), the node need not be hashed.
+// record settled by its shape is never decoded), else by its text. A window holds one node's
+// sightings: the node need not be hashed.
 uint64_t ShapedRecordHash(const RecordShape& shape) {
   const uint64_t hash = (shape.id ^ shape.values) * 0x9E3779B97F4A7C15ULL;
   return hash ^ (hash >> 29);
@@ -49,9 +48,6 @@ uint64_t ShapedRecordHash(const RecordShape& shape) {
 uint64_t RecordHashOnItsNode(const LogRecord& record) {
   if (record.shape != 0) return ShapedRecordHash({record.shape, record.shape_values});
   return WordHash(record.text, Fnv1a(record.node));
-}
-uint64_t RecordHash(const LogRecord& record) {
-  return record.shape != 0 ? WordHash(record.node, RecordHashOnItsNode(record)) : RecordHashOnItsNode(record);
 }
 
 std::string PerDay(uint64_t count, Duration covered) {
@@ -194,10 +190,10 @@ void NoveltyDetector::DropBefore(Window* window, TimePoint from) {
   while (!window->empty() && window->front().time < from) window->pop_front();
 }
 
-bool NoveltyDetector::AddSighting(Window* window, Sighting sighting, Duration span, bool one_clock) {
+bool NoveltyDetector::AddSighting(Window* window, Sighting sighting, Duration span) {
   const TimePoint time = sighting.time;
-  // A repeat has its time: found by halving, as the window may run far ahead of the record
-  // (a node behind the others in a cluster's window).
+  // A repeat has its time: found by halving (a record a little late in a flood has thousands
+  // after it).
   if (!window->empty() && window->back().time >= time) {
     const auto by_time = [](const Sighting& held, TimePoint t) { return held.time < t; };
     for (auto it = std::lower_bound(window->begin(), window->end(), time, by_time);
@@ -206,7 +202,7 @@ bool NoveltyDetector::AddSighting(Window* window, Sighting sighting, Duration sp
     }
   }
   DropBefore(window, time - span);
-  while (one_clock && !window->empty() && window->back().time - time > span) window->pop_back();
+  while (!window->empty() && window->back().time - time > span) window->pop_back();
   if (window->empty() || window->back().time <= time) {
     window->push_back(std::move(sighting));
   } else {
@@ -421,11 +417,11 @@ bool NoveltyDetector::SettleShaped(const ShapedLine& line) {
                              ? static_cast<int>(times.size())
                              : CountWithin(times, line.time, options_.surge_window);
       if (1 + within >= SurgeThreshold(rate->expected)) return false;
-      const Sighting sighting{line.time, ShapedRecordHash({line.shape.id, line.values()}), {}};
+      const Sighting sighting{line.time, ShapedRecordHash({line.shape.id, line.values()})};
       if (in_order) {  // no repeat of it can be in the window, nor anything later
         times.push_back(sighting);
       } else {
-        AddSighting(&times, sighting, options_.surge_window, /*one_clock=*/true);
+        AddSighting(&times, sighting, options_.surge_window);
       }
       if (Bound(&rates_, line.time)) ++rates_generation_;  // `times` may be gone now
     }
@@ -443,21 +439,22 @@ bool NoveltyDetector::SettleShaped(const ShapedLine& line) {
 
 void NoveltyDetector::ObserveException(const LogRecord& record, const std::string& name, const std::string& text,
                                        const std::string& seen, std::vector<PatternHit>* hits) {
-  Window& times = sightings_[{record.cluster, name}];
   // The same record read twice is one sighting (and correlation drops the repeat).
-  if (!AddSighting(&times, {record.time, RecordHash(record), Fnv1a(record.node)}, options_.repeat_window,
-                   /*one_clock=*/false)) {
+  Window& times = sightings_[{record.cluster, name, record.node}];
+  if (!AddSighting(&times, {record.time, RecordHashOnItsNode(record)}, options_.repeat_window)) {
     return;
   }
   ++stats_.novel_exceptions;
-  std::set<uint64_t> nodes;
+  // Counted node by node, each window by halving: a class flooding the log (hundreds a
+  // second, the outage itself) costs no more a record than one seen twice.
   int count = 0;
-  for (const Sighting& sighting : times) {
-    if (sighting.time < record.time - options_.repeat_window || sighting.time > record.time) continue;
-    nodes.insert(sighting.node);
-    ++count;
+  int node_count = 0;
+  for (auto it = sightings_.lower_bound({record.cluster, name, std::string()});
+       it != sightings_.end() && std::get<0>(it->first) == record.cluster && std::get<1>(it->first) == name; ++it) {
+    const int on_node = CountWithin(it->second, record.time, options_.repeat_window);
+    count += on_node;
+    node_count += on_node > 0 ? 1 : 0;
   }
-  const int node_count = static_cast<int>(nodes.size());
   const bool repeated =
       record.level >= Level::kError || count >= options_.repeat_count || node_count >= options_.repeat_nodes;
   Bound(&sightings_, record.time);  // `times` may be gone now
@@ -484,8 +481,8 @@ void NoveltyDetector::ObserveSurge(const LogRecord& record, const std::string& k
   const std::optional<SurgeRate> rate = RateOf(record, key);
   if (!rate) return;
   Window& times = rates_[RateKey(record.node, key)];
-  const Sighting sighting{record.time, RecordHashOnItsNode(record), {}};
-  if (!AddSighting(&times, sighting, options_.surge_window, /*one_clock=*/true)) return;  // a repeat
+  const Sighting sighting{record.time, RecordHashOnItsNode(record)};
+  if (!AddSighting(&times, sighting, options_.surge_window)) return;  // a repeat
   const int observed = CountWithin(times, record.time, options_.surge_window);
   if (Bound(&rates_, record.time)) ++rates_generation_;  // `times` may be gone now
   if (observed < SurgeThreshold(rate->expected)) return;

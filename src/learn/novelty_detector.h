@@ -28,6 +28,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -81,10 +82,10 @@ double PoissonTail(int k, double mean);
 class NoveltyDetector {
  public:
   // One record's place in a window: the same record read twice (a shipper's retry) counts once.
+  // A window holds one node's sightings, on its clock.
   struct Sighting {
     TimePoint time;
-    uint64_t record = 0;  // hash of the record (and its node, where windows hold several)
-    uint64_t node = 0;    // hash of its node, where windows hold several
+    uint64_t record = 0;  // hash of the record
   };
 
   // `catalog` must outlive *this. `reference`: the baseline given (--baseline), if any.
@@ -236,19 +237,19 @@ class NoveltyDetector {
   int template_seen_ = -1;
   int surge_seen_ = -1;
   using Window = std::deque<Sighting>;
-  // Adds a sighting unless the window has it, drops those more than `span` before it; false
-  // when it was there. A window of one node's clock (`one_clock`) also drops those more than
-  // `span` after it: that clock went back (the node's files replayed newest first, a clock
-  // stepped back), and they would count again only were it to come forward to them again.
-  // Kept, every sighting after would be put in before them, one by one.
-  static bool AddSighting(Window* window, Sighting sighting, Duration span, bool one_clock);
+  // Adds a sighting unless the window has it, drops those more than `span` before it or after
+  // it; false when it was there. Those after it: the node's clock went back (its files
+  // replayed newest first, a clock stepped back), and they would count again only were it to
+  // come forward to them again. Kept, every sighting after would be put in before them.
+  static bool AddSighting(Window* window, Sighting sighting, Duration span);
   // Drops the window's sightings before `from` (it is sorted by time).
   static void DropBefore(Window* window, TimePoint from);
   // Drops the stalest windows when more than max_tracked are kept; true when it dropped any.
   template <typename Windows>
   bool Bound(Windows* windows, TimePoint now);
-  // (cluster, class) -> recent sightings.
-  std::map<std::pair<std::string, std::string>, Window> sightings_;
+  // (cluster, class, node) -> recent sightings: a cluster's are those of its nodes, next to
+  // each other in the map.
+  std::map<std::tuple<std::string, std::string, std::string>, Window> sightings_;
   // Hash of (node, template key) -> recent sightings, for surges.
   std::unordered_map<uint64_t, Window> rates_;
   uint64_t rates_generation_ = 1;  // counts the times Bound() dropped windows of rates_

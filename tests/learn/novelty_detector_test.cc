@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <set>
 
 #include "base/timestamp_parser.h"
 #include "catalog/catalog_loader.h"
@@ -100,6 +101,42 @@ TEST_F(NoveltyDetectorTest, ANewExceptionIsSeenOnceThenRepeatedAtThreeOrAtErrorO
   // Ten minutes apart: a sighting again, not a repeat.
   EXPECT_EQ(PatternOf(Observe(&detector, Record(t0 + std::chrono::minutes(30), Level::kWarn, "n1", "m", other))[0]),
             "foreshock.novel.exception_seen");
+}
+
+// A new class flooding the log from two nodes: each record reports the sightings of the last
+// ten minutes across the cluster (a retry counted once) and the nodes they came from, as
+// counting every record seen would.
+TEST_F(NoveltyDetectorTest, AFloodOfANewClassCountsTheWindowsSightingsAndNodes) {
+  NoveltyDetector detector(*catalog_, DayBaseline());
+  const TimePoint t0 = At("2026-11-29T02:00:00Z");
+  std::vector<std::pair<TimePoint, std::string>> seen;  // time, node: the distinct records
+  for (int second = 0; second < 1500; ++second) {
+    const TimePoint time = t0 + std::chrono::seconds(second);
+    // n1 every second, n2 for the first five minutes only; every seventh record sent twice.
+    for (const std::string node : {"n1", "n2"}) {
+      if (node == "n2" && second >= 300) continue;
+      const LogRecord record = Record(time, Level::kWarn, node, "m", "org.x.FloodException: y");
+      for (int reads = second % 7 == 0 ? 2 : 1; reads > 0; --reads) {
+        const auto hits = Observe(&detector, record);
+        if (reads == 1 && second % 7 == 0) {
+          EXPECT_TRUE(hits.empty()) << "a retry at " << second << " s";
+          continue;
+        }
+        seen.emplace_back(time, node);
+        int sightings = 0;
+        std::set<std::string> nodes;
+        for (const auto& [at, from] : seen) {
+          if (at >= time - std::chrono::minutes(10) && at <= time) {
+            ++sightings;
+            nodes.insert(from);
+          }
+        }
+        ASSERT_EQ(hits.size(), 1u);
+        EXPECT_EQ(hits[0].Find("sightings")->number, sightings) << second << " s on " << node;
+        EXPECT_EQ(hits[0].Find("nodes_seen")->number, static_cast<double>(nodes.size())) << second << " s on " << node;
+      }
+    }
+  }
 }
 
 TEST_F(NoveltyDetectorTest, TheSameRecordReadTwiceIsOneSighting) {
