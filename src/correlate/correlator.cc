@@ -8,20 +8,6 @@
 namespace foreshock {
 namespace {
 
-// Hits of `times` (kept sorted) inside [at - window, at].
-int CountWithin(const std::deque<TimePoint>& times, TimePoint at, Duration window) {
-  const auto from = std::lower_bound(times.begin(), times.end(), at - window);
-  return static_cast<int>(std::upper_bound(from, times.end(), at) - from);
-}
-
-void InsertSorted(std::deque<TimePoint>* times, TimePoint t) {
-  times->insert(std::upper_bound(times->begin(), times->end(), t), t);
-}
-
-void DropBefore(std::deque<TimePoint>* times, TimePoint limit) {
-  while (!times->empty() && times->front() < limit) times->pop_front();
-}
-
 bool ValueHolds(const ValueCondition& condition, const std::map<std::string, Capture>& fields,
                 const PatternHit& hit) {
   auto number = [&](const std::string& name) -> std::optional<double> {
@@ -177,7 +163,7 @@ void Correlator::ApplyHit(int rule_index, int step, const HitContext& hit,
     // With a count, the condition must hold that many times running: a hit that breaks it
     // starts the count again (old-gen occupancy that one collection brought down is no leak).
     if (rule.count > 1) {
-      if (auto it = index_.find(index_key); it != index_.end() && !it->second->firing) it->second->step_hits[0].clear();
+      if (auto it = index_.find(index_key); it != index_.end() && !it->second->firing) it->second->step_hits[0].Clear();
     }
     return;
   }
@@ -204,11 +190,18 @@ void Correlator::ApplyHit(int rule_index, int step, const HitContext& hit,
       std::min(watermark_, hit.time + options_.allowed_lateness) - options_.allowed_lateness - rule.window;
   const size_t emitted_before = alerts->size();
   if (rule.kind == Rule::Kind::kSequence && !state.firing && step > 0 && !rule.start_any) {
-    // A later step before the first: hold it in case the first arrives late.
-    InsertSorted(&state.step_hits[static_cast<size_t>(step)], hit.time);
-    if (state.held.size() < options_.max_held) {
-      state.held.push_back({hit.time, step, outage, hit.evidence, hit.hit->captures});
+    // A later step before the first: hold it in case the first arrives late. A first step not
+    // yet late starts after forget_before, and a late one is late by little: the window keeps
+    // what is after it and the held hits are the latest (in a storm of breaker trips without a
+    // scroll line, the window grew without end and the first hits held stayed for good).
+    auto& times = state.step_hits[static_cast<size_t>(step)];
+    times.Add(hit.time);
+    times.DropBefore(forget_before);
+    if (state.held.size() >= options_.max_held) {
+      state.held.erase(std::min_element(state.held.begin(), state.held.end(),
+                                        [](const HeldHit& a, const HeldHit& b) { return a.time < b.time; }));
     }
+    state.held.push_back({hit.time, step, outage, hit.evidence, hit.hit->captures});
     return;
   }
   AddEvidence(hit.evidence, options_.max_evidence, &state.evidence);
@@ -218,22 +211,21 @@ void Correlator::ApplyHit(int rule_index, int step, const HitContext& hit,
       break;
     case Rule::Kind::kValue: {
       auto& times = state.step_hits[0];
-      InsertSorted(&times, hit.time);
-      DropBefore(&times, forget_before);
-      if (!state.firing && CountWithin(times, hit.time, rule.window) >= rule.count) {
+      times.Add(hit.time);
+      times.DropBefore(forget_before);
+      if (!state.firing && times.CountWithin(hit.time, rule.window) >= rule.count) {
         std::optional<TimePoint> first;  // of the run that reached the count
-        if (rule.count > 1) first = *std::lower_bound(times.begin(), times.end(), hit.time - rule.window);
+        if (rule.count > 1) first = times.FirstFrom(hit.time - rule.window);
         Fire(&state, rule, 0, hit.time, outage, alerts, first);
       }
       break;
     }
     case Rule::Kind::kThreshold: {
       auto& times = state.step_hits[0];
-      InsertSorted(&times, hit.time);
-      DropBefore(&times, forget_before);
-      if (!state.firing && CountWithin(times, hit.time, rule.window) >= rule.count) {
-        Fire(&state, rule, 0, hit.time, outage, alerts,
-             *std::lower_bound(times.begin(), times.end(), hit.time - rule.window));
+      times.Add(hit.time);
+      times.DropBefore(forget_before);
+      if (!state.firing && times.CountWithin(hit.time, rule.window) >= rule.count) {
+        Fire(&state, rule, 0, hit.time, outage, alerts, times.FirstFrom(hit.time - rule.window));
       }
       break;
     }
@@ -250,8 +242,8 @@ void Correlator::ApplyHit(int rule_index, int step, const HitContext& hit,
       break;
     }
     case Rule::Kind::kSequence:
-      InsertSorted(&state.step_hits[static_cast<size_t>(step)], hit.time);
-      DropBefore(&state.step_hits[static_cast<size_t>(step)], forget_before);
+      state.step_hits[static_cast<size_t>(step)].Add(hit.time);
+      state.step_hits[static_cast<size_t>(step)].DropBefore(forget_before);
       AdvanceSequence(&state, rule, step, hit.time, outage, alerts);
       if (state.firing) ReplayHeld(&state, rule, alerts);
       break;
@@ -270,7 +262,7 @@ void Correlator::ApplyHit(int rule_index, int step, const HitContext& hit,
 void Correlator::AdvanceSequence(GroupState* state, const Rule& rule, int step, TimePoint time,
                                  bool outage, std::vector<Alert>* alerts) {
   const RuleStep& spec = rule.steps[static_cast<size_t>(step)];
-  if (CountWithin(state->step_hits[static_cast<size_t>(step)], time, rule.window) < spec.count) return;
+  if (state->step_hits[static_cast<size_t>(step)].CountWithin(time, rule.window) < spec.count) return;
   if (!state->firing) {
     Fire(state, rule, step, time, outage, alerts);
   } else if (step + 1 > state->stage && time - state->window_start <= rule.window &&

@@ -65,7 +65,7 @@ namespace foreshock {
 struct CorrelatorOptions {
   size_t max_groups = 10000;  // open (rule, group) states kept at once
   size_t max_evidence = 8;    // evidence lines kept per alert
-  size_t max_held = 64;       // out-of-order sequence hits held per group
+  size_t max_held = 64;       // out-of-order sequence hits held per group (the latest)
   Duration allowed_lateness = std::chrono::seconds(30);
   Duration max_clock_jump = std::chrono::minutes(5);  // see EventClock
 };

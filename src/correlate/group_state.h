@@ -4,7 +4,6 @@
 // stage, the recent hit times its windows count, what it has captured and the evidence it
 // keeps. Plain data, owned by the Correlator.
 
-#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -13,6 +12,7 @@
 
 #include "base/time.h"
 #include "correlate/alert.h"
+#include "correlate/hit_times.h"
 #include "match/pattern_hit.h"
 
 namespace foreshock {
@@ -37,8 +37,8 @@ struct GroupState {
   bool firing = false;
   int stage = 0;  // 1-based once firing
   int count = 0;  // hits counted for the alert
-  std::vector<std::deque<TimePoint>> step_hits;  // per step: hit times still inside a window
-  std::map<std::string, TimePoint> distinct;     // kDistinct: value -> latest hit time
+  std::vector<HitTimes> step_hits;  // per step: hit times still inside a window
+  std::map<std::string, TimePoint> distinct;  // kDistinct: value -> latest hit time
   std::vector<HeldHit> held;
   TimePoint first_seen;
   TimePoint last_hit;

@@ -116,6 +116,29 @@ TEST_F(CorrelatorTest, LaterStepsOutsideTheWindowDoNotEscalate) {
   EXPECT_TRUE(Hit(&correlator, minutes(41), "node-2", "gc").empty());
 }
 
+// A storm of later-step hits with no first step (breaker trips, no scroll line) keeps only
+// what a first step arriving late could still start with: the step's window stays a window
+// long, and the hits held are the recent ones, so a scroll line a little late escalates with
+// the trips after it.
+TEST_F(CorrelatorTest, AStormOfLaterStepsKeepsOnlyWhatALateFirstStepCouldUse) {
+  Correlator correlator(catalog_, CorrelatorOptions{});
+  const Duration storm = std::chrono::hours(2);
+  for (Duration at{}; at <= storm; at += seconds(10)) EXPECT_TRUE(Hit(&correlator, at, "node-2", "breaker").empty());
+  size_t kept = 0;
+  const nlohmann::json state = correlator.SaveState();
+  for (const auto& group : state.at("groups")) {
+    if (group.at("rule") == "chain") kept = group.at("step_hits").at(2).size();
+  }
+  EXPECT_GT(kept, 0u);
+  EXPECT_LE(kept, (30 * 60 + 30) / 10 + 1) << "the 30-minute window and 30 s of lateness, no more";
+  const auto alerts = Hit(&correlator, storm - seconds(15), "node-2", "scroll");
+  ASSERT_EQ(alerts.size(), 2u);
+  EXPECT_EQ(alerts[0].action, Alert::Action::kFiring);
+  EXPECT_EQ(alerts[1].action, Alert::Action::kEscalated);
+  EXPECT_EQ(alerts[1].stage, 3);
+  EXPECT_EQ(alerts[1].time, kStart + storm - seconds(10));
+}
+
 TEST_F(CorrelatorTest, ResolvesAfterQuietTimeAtTheTimeItBecameQuiet) {
   Correlator correlator(catalog_, CorrelatorOptions{});
   ASSERT_EQ(Hit(&correlator, seconds(0), "node-2", "scroll").size(), 1u);
