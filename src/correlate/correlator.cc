@@ -86,13 +86,20 @@ Correlator::Correlator(const Catalog& catalog, const CorrelatorOptions& options,
   for (size_t p = 0; p < catalog.patterns().size(); ++p) {
     uses_[p] = !feeds_[p].empty() || !expects_[p].empty() || !recovers_[p].empty();
   }
+  duplicate_horizon_ = options.allowed_lateness;
+  for (const Rule& rule : catalog.rules()) {
+    duplicate_horizon_ = std::max(duplicate_horizon_, options.allowed_lateness + rule.window);
+  }
 }
 
 bool Correlator::IsDuplicate(const LogRecord& record) {
   // Remembered by when they arrived (the watermark then), not by their stamps: a node whose
-  // clock lags the others still has its repeats caught.
-  const TimePoint forget_before = watermark_ - options_.allowed_lateness;
-  while (!recent_records_.empty() && recent_records_.front().first < forget_before) {
+  // clock lags the others still has its repeats caught. A repeat counts twice in a window
+  // while the first is in it: they are remembered for the longest window, and the lateness
+  // (a shipper sending its last minutes again, a file read again from its start).
+  const TimePoint forget_before = watermark_ - duplicate_horizon_;
+  while (!recent_records_.empty() &&
+         (recent_records_.front().first < forget_before || recent_records_.size() >= kMaxRecentRecords)) {
     recent_keys_.erase(recent_records_.front().second);
     recent_records_.pop_front();
   }

@@ -15,9 +15,10 @@
 // an archive gives exactly the alerts a live run gave. It expects records in event-time
 // order (the ReorderBuffer restores it) and still tolerates some disorder: windows count
 // around each hit's own time and a sequence's early later steps are held until it starts.
-// Late records are still used, and counted. The same record seen twice (within
-// `allowed_lateness` of its arrival) is counted once. State is bounded: at most max_groups
-// groups (the least recently hit is evicted, and counted). Not thread-safe.
+// Late records are still used, and counted. The same record seen twice (within the longest
+// rule window and `allowed_lateness` of its arrival, the last kMaxRecentRecords hit records)
+// is counted once. State is bounded: at most max_groups groups (the least recently hit is
+// evicted, and counted). Not thread-safe.
 //
 // The time model, stage by stage (the README says it in short):
 // - A record's stamp is the time it carries (its line's, else its envelope's: journald,
@@ -189,6 +190,8 @@ class Correlator {
   TimePoint last_sweep_{};
   std::string index_key_scratch_;  // ApplyHit()'s group key, its buffer kept from hit to hit
   std::deque<std::pair<TimePoint, uint64_t>> recent_records_;  // for duplicate detection
+  Duration duplicate_horizon_{};  // how long they are remembered: see IsDuplicate()
+  static constexpr size_t kMaxRecentRecords = 1 << 17;
   // Their keys, as nodes from a pool: a key inserted and erased per hit line costs no malloc.
   std::pmr::unsynchronized_pool_resource recent_keys_pool_;
   std::pmr::unordered_set<uint64_t> recent_keys_{&recent_keys_pool_};

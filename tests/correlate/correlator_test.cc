@@ -191,6 +191,22 @@ TEST_F(ThresholdTest, FiresOnTheNthHitInsideTheWindowOnly) {
   EXPECT_EQ(alerts[0].count, 5);
 }
 
+// A shipper sending its last minutes again (or a file read again from its start): the lines
+// come back long after the lateness, while the first ones are still in the window. They are
+// counted once, and the alert fires on the third line that is new.
+TEST_F(ThresholdTest, LinesSentAgainMinutesLaterCountOnce) {
+  Correlator correlator(catalog_, CorrelatorOptions{});
+  EXPECT_TRUE(Hit(&correlator, seconds(0), "node-1", "gc").empty());
+  EXPECT_TRUE(Hit(&correlator, seconds(10), "node-1", "gc").empty());
+  EXPECT_TRUE(Hit(&correlator, minutes(2), "node-2", "gc").empty());
+  EXPECT_TRUE(Hit(&correlator, seconds(0), "node-1", "gc").empty()) << "sent again";
+  EXPECT_TRUE(Hit(&correlator, seconds(10), "node-1", "gc").empty()) << "sent again";
+  EXPECT_EQ(correlator.stats().duplicates, 2u);
+  const auto alerts = Hit(&correlator, minutes(3), "node-1", "gc");
+  ASSERT_EQ(alerts.size(), 1u);
+  EXPECT_EQ(alerts[0].count, 3);
+}
+
 class InhibitTest : public CorrelatorTest {
  protected:
   InhibitTest() : CorrelatorTest(SeedCatalog({Inhibited()})) {}
