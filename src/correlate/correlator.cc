@@ -205,8 +205,13 @@ void Correlator::ApplyHit(int rule_index, int step, const HitContext& hit,
     times.Add(hit.time);
     times.DropBefore(forget_before);
     if (state.held.size() >= options_.max_held) {
-      state.held.erase(std::min_element(state.held.begin(), state.held.end(),
-                                        [](const HeldHit& a, const HeldHit& b) { return a.time < b.time; }));
+      const auto oldest = std::min_element(state.held.begin(), state.held.end(),
+                                           [](const HeldHit& a, const HeldHit& b) { return a.time < b.time; });
+      if (oldest == state.held.begin()) {
+        state.held.pop_front();
+      } else {
+        state.held.erase(oldest);
+      }
     }
     state.held.push_back({hit.time, step, outage, hit.evidence, hit.hit->captures});
     return;
@@ -281,7 +286,7 @@ void Correlator::AdvanceSequence(GroupState* state, const Rule& rule, int step, 
 
 void Correlator::ReplayHeld(GroupState* state, const Rule& rule, std::vector<Alert>* alerts) {
   if (state->held.empty()) return;
-  std::vector<HeldHit> held = std::move(state->held);
+  std::deque<HeldHit> held = std::move(state->held);
   state->held.clear();
   std::sort(held.begin(), held.end(), [](const HeldHit& a, const HeldHit& b) { return a.time < b.time; });
   for (HeldHit& one : held) {

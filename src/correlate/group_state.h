@@ -4,6 +4,7 @@
 // stage, the recent hit times its windows count, what it has captured and the evidence it
 // keeps. Plain data, owned by the Correlator.
 
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -39,7 +40,7 @@ struct GroupState {
   int count = 0;  // hits counted for the alert
   std::vector<HitTimes> step_hits;  // per step: hit times still inside a window
   std::map<std::string, TimePoint> distinct;  // kDistinct: value -> latest hit time
-  std::vector<HeldHit> held;
+  std::deque<HeldHit> held;  // in arrival order, the oldest at the front most often
   TimePoint first_seen;
   TimePoint last_hit;
   TimePoint window_start;
