@@ -86,6 +86,13 @@ Correlator::Correlator(const Catalog& catalog, const CorrelatorOptions& options,
   for (size_t p = 0; p < catalog.patterns().size(); ++p) {
     uses_[p] = !feeds_[p].empty() || !expects_[p].empty() || !recovers_[p].empty();
   }
+  // A window asks whether it holds a rule's count of hits: the latest that many are enough,
+  // kept with room to spare (the earliest of a run is where its alert's window starts).
+  for (const Rule& rule : catalog.rules()) {
+    int needed = rule.count;
+    for (const RuleStep& step : rule.steps) needed = std::max(needed, step.count);
+    keep_hits_.push_back(std::max<size_t>(kMinKeptHits, 4 * static_cast<size_t>(needed)));
+  }
   duplicate_horizon_ = options.allowed_lateness;
   for (const Rule& rule : catalog.rules()) {
     duplicate_horizon_ = std::max(duplicate_horizon_, options.allowed_lateness + rule.window);
@@ -202,7 +209,7 @@ void Correlator::ApplyHit(int rule_index, int step, const HitContext& hit,
     // what is after it and the held hits are the latest (in a storm of breaker trips without a
     // scroll line, the window grew without end and the first hits held stayed for good).
     auto& times = state.step_hits[static_cast<size_t>(step)];
-    times.Add(hit.time);
+    times.Add(hit.time, keep_hits_[static_cast<size_t>(rule_index)]);
     times.DropBefore(forget_before);
     if (state.held.size() >= options_.max_held) {
       const auto oldest = std::min_element(state.held.begin(), state.held.end(),
@@ -223,7 +230,7 @@ void Correlator::ApplyHit(int rule_index, int step, const HitContext& hit,
       break;
     case Rule::Kind::kValue: {
       auto& times = state.step_hits[0];
-      times.Add(hit.time);
+      times.Add(hit.time, keep_hits_[static_cast<size_t>(rule_index)]);
       times.DropBefore(forget_before);
       if (!state.firing && times.CountWithin(hit.time, rule.window) >= rule.count) {
         std::optional<TimePoint> first;  // of the run that reached the count
@@ -234,7 +241,7 @@ void Correlator::ApplyHit(int rule_index, int step, const HitContext& hit,
     }
     case Rule::Kind::kThreshold: {
       auto& times = state.step_hits[0];
-      times.Add(hit.time);
+      times.Add(hit.time, keep_hits_[static_cast<size_t>(rule_index)]);
       times.DropBefore(forget_before);
       if (!state.firing && times.CountWithin(hit.time, rule.window) >= rule.count) {
         Fire(&state, rule, 0, hit.time, outage, alerts, times.FirstFrom(hit.time - rule.window));
@@ -254,7 +261,7 @@ void Correlator::ApplyHit(int rule_index, int step, const HitContext& hit,
       break;
     }
     case Rule::Kind::kSequence:
-      state.step_hits[static_cast<size_t>(step)].Add(hit.time);
+      state.step_hits[static_cast<size_t>(step)].Add(hit.time, keep_hits_[static_cast<size_t>(rule_index)]);
       state.step_hits[static_cast<size_t>(step)].DropBefore(forget_before);
       AdvanceSequence(&state, rule, step, hit.time, outage, alerts);
       if (state.firing) ReplayHeld(&state, rule, alerts);

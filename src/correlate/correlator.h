@@ -191,7 +191,9 @@ class Correlator {
   std::string index_key_scratch_;  // ApplyHit()'s group key, its buffer kept from hit to hit
   std::deque<std::pair<TimePoint, uint64_t>> recent_records_;  // for duplicate detection
   Duration duplicate_horizon_{};  // how long they are remembered: see IsDuplicate()
-  static constexpr size_t kMaxRecentRecords = 1 << 17;
+  std::vector<size_t> keep_hits_;  // rule -> the most hit times a window of it keeps
+  static constexpr size_t kMinKeptHits = 1024;
+  static constexpr size_t kMaxRecentRecords = 1 << 16;
   // Their keys, as nodes from a pool: a key inserted and erased per hit line costs no malloc.
   std::pmr::unsynchronized_pool_resource recent_keys_pool_;
   std::pmr::unordered_set<uint64_t> recent_keys_{&recent_keys_pool_};

@@ -121,7 +121,7 @@ void Correlator::RestoreState(const Json& saved) {
     state.step_hits.resize(catalog_.rules()[static_cast<size_t>(rule)].steps.size());
     const Json& steps = group.at("step_hits");
     for (size_t i = 0; i < steps.size() && i < state.step_hits.size(); ++i) {
-      for (const Json& t : steps[i]) state.step_hits[i].Add(FromMicros(t));
+      for (const Json& t : steps[i]) state.step_hits[i].Add(FromMicros(t), keep_hits_[static_cast<size_t>(rule)]);
     }
     for (const auto& [value, t] : group.at("distinct").items()) state.distinct[value] = FromMicros(t);
     for (const Json& one : group.at("held")) {

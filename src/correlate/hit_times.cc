@@ -4,19 +4,18 @@
 
 namespace foreshock {
 
-void HitTimes::Add(TimePoint time) {
+void HitTimes::Add(TimePoint time, size_t keep) {
   if (sorted_.empty() || sorted_.back() <= time) {
     sorted_.push_back(time);
-    return;
-  }
-  if (sorted_.size() <= kNearBack || sorted_[sorted_.size() - kNearBack] <= time) {
+  } else if (sorted_.size() <= kNearBack || sorted_[sorted_.size() - kNearBack] <= time) {
     sorted_.insert(std::upper_bound(sorted_.end() - static_cast<std::ptrdiff_t>(std::min(sorted_.size(), kNearBack)),
                                     sorted_.end(), time),
                    time);
-    return;
+  } else {
+    late_.push_back(time);
+    if (late_.size() >= kMaxLate) MergeLate();
   }
-  late_.push_back(time);
-  if (late_.size() >= kMaxLate) MergeLate();
+  while (sorted_.size() > keep) sorted_.pop_front();
 }
 
 void HitTimes::MergeLate() {

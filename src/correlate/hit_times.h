@@ -4,7 +4,8 @@
 // Hits come nearly in time order, and each goes at the back. One that comes before many
 // others (a node's log sent again by its shipper, its files replayed newest first, in a storm
 // of hits) waits in a short unsorted list, merged in when that fills: such a storm costs a
-// few moves a hit, not the whole window's.
+// few moves a hit, not the whole window's. At most a given number are kept, the latest: a
+// window asks for a few hits, not for all of an hour's storm.
 
 #include <cstddef>
 #include <deque>
@@ -17,7 +18,9 @@ namespace foreshock {
 
 class HitTimes {
  public:
-  void Add(TimePoint time);
+  // Adds `time`, then drops the earliest in order while more than `keep` are kept (those
+  // waiting to be merged in stay: at most kMaxLate more).
+  void Add(TimePoint time, size_t keep);
   // Drops the times before `limit`.
   void DropBefore(TimePoint limit);
   // How many lie in [to - span, to].

@@ -37,7 +37,7 @@ TEST(HitTimesTest, AnswersAsASortedListWhateverTheOrder) {
       now += seconds(random() % 3);
       time = random() % 10 == 0 ? now - seconds(random() % 20) : now;
     }
-    times.Add(time);
+    times.Add(time, 1 << 20);
     expected.insert(std::upper_bound(expected.begin(), expected.end(), time), time);
     if (step % 97 == 0) {
       const TimePoint limit = now - seconds(3600);
@@ -59,6 +59,17 @@ TEST(HitTimesTest, AnswersAsASortedListWhateverTheOrder) {
   times.Clear();
   EXPECT_TRUE(times.empty());
   EXPECT_EQ(times.CountWithin(kStart, seconds(1000000)), 0);
+}
+
+// A storm keeps the latest `keep`: a window asking for a few hits of the last minutes gets
+// them, and the earliest kept is where the latest `keep` begin.
+TEST(HitTimesTest, KeepsTheLatestOfAStorm) {
+  HitTimes times;
+  for (int second = 0; second < 100000; ++second) times.Add(kStart + seconds(second), 1024);
+  EXPECT_EQ(times.CountWithin(kStart + seconds(99999), seconds(60)), 61);
+  EXPECT_EQ(times.CountWithin(kStart + seconds(99999), seconds(100000)), 1024);
+  EXPECT_EQ(times.FirstFrom(kStart), kStart + seconds(100000 - 1024));
+  EXPECT_EQ(times.InOrder().size(), 1024u);
 }
 
 }  // namespace
