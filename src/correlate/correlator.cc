@@ -88,13 +88,12 @@ Correlator::Correlator(const Catalog& catalog, const CorrelatorOptions& options,
   }
   // A window asks whether it holds a rule's count of hits: the latest that many are enough,
   // kept with room to spare (the earliest of a run is where its alert's window starts).
+  // Repeats are remembered for the longest window (see IsDuplicate()).
+  duplicate_horizon_ = options.allowed_lateness;
   for (const Rule& rule : catalog.rules()) {
     int needed = rule.count;
     for (const RuleStep& step : rule.steps) needed = std::max(needed, step.count);
     keep_hits_.push_back(std::max<size_t>(kMinKeptHits, 4 * static_cast<size_t>(needed)));
-  }
-  duplicate_horizon_ = options.allowed_lateness;
-  for (const Rule& rule : catalog.rules()) {
     duplicate_horizon_ = std::max(duplicate_horizon_, options.allowed_lateness + rule.window);
   }
 }
@@ -202,15 +201,17 @@ void Correlator::ApplyHit(int rule_index, int step, const HitContext& hit,
   // still counts with that node's earlier hits.
   const TimePoint forget_before =
       std::min(watermark_, hit.time + options_.allowed_lateness) - options_.allowed_lateness - rule.window;
+  const auto add_to_window = [&](HitTimes* times) {
+    times->Add(hit.time, keep_hits_[static_cast<size_t>(rule_index)]);
+    times->DropBefore(forget_before);
+  };
   const size_t emitted_before = alerts->size();
   if (rule.kind == Rule::Kind::kSequence && !state.firing && step > 0 && !rule.start_any) {
     // A later step before the first: hold it in case the first arrives late. A first step not
     // yet late starts after forget_before, and a late one is late by little: the window keeps
     // what is after it and the held hits are the latest (in a storm of breaker trips without a
     // scroll line, the window grew without end and the first hits held stayed for good).
-    auto& times = state.step_hits[static_cast<size_t>(step)];
-    times.Add(hit.time, keep_hits_[static_cast<size_t>(rule_index)]);
-    times.DropBefore(forget_before);
+    add_to_window(&state.step_hits[static_cast<size_t>(step)]);
     if (state.held.size() >= options_.max_held) {
       const auto oldest = std::min_element(state.held.begin(), state.held.end(),
                                            [](const HeldHit& a, const HeldHit& b) { return a.time < b.time; });
@@ -230,8 +231,7 @@ void Correlator::ApplyHit(int rule_index, int step, const HitContext& hit,
       break;
     case Rule::Kind::kValue: {
       auto& times = state.step_hits[0];
-      times.Add(hit.time, keep_hits_[static_cast<size_t>(rule_index)]);
-      times.DropBefore(forget_before);
+      add_to_window(&times);
       if (!state.firing && times.CountWithin(hit.time, rule.window) >= rule.count) {
         std::optional<TimePoint> first;  // of the run that reached the count
         if (rule.count > 1) first = times.FirstFrom(hit.time - rule.window);
@@ -241,8 +241,7 @@ void Correlator::ApplyHit(int rule_index, int step, const HitContext& hit,
     }
     case Rule::Kind::kThreshold: {
       auto& times = state.step_hits[0];
-      times.Add(hit.time, keep_hits_[static_cast<size_t>(rule_index)]);
-      times.DropBefore(forget_before);
+      add_to_window(&times);
       if (!state.firing && times.CountWithin(hit.time, rule.window) >= rule.count) {
         Fire(&state, rule, 0, hit.time, outage, alerts, times.FirstFrom(hit.time - rule.window));
       }
@@ -261,8 +260,7 @@ void Correlator::ApplyHit(int rule_index, int step, const HitContext& hit,
       break;
     }
     case Rule::Kind::kSequence:
-      state.step_hits[static_cast<size_t>(step)].Add(hit.time, keep_hits_[static_cast<size_t>(rule_index)]);
-      state.step_hits[static_cast<size_t>(step)].DropBefore(forget_before);
+      add_to_window(&state.step_hits[static_cast<size_t>(step)]);
       AdvanceSequence(&state, rule, step, hit.time, outage, alerts);
       if (state.firing) ReplayHeld(&state, rule, alerts);
       break;
