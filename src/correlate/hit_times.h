@@ -28,7 +28,6 @@ class HitTimes {
   // The earliest at or after `from`, if any.
   std::optional<TimePoint> FirstFrom(TimePoint from) const;
   void Clear();
-  bool empty() const { return sorted_.empty() && late_.empty(); }
   // All of them, in time order.
   std::vector<TimePoint> InOrder() const;
 

@@ -55,9 +55,9 @@ TEST(HitTimesTest, AnswersAsASortedListWhateverTheOrder) {
     }
   }
   EXPECT_EQ(times.InOrder(), expected);
-  EXPECT_FALSE(times.empty());
+  EXPECT_FALSE(times.InOrder().empty());
   times.Clear();
-  EXPECT_TRUE(times.empty());
+  EXPECT_TRUE(times.InOrder().empty());
   EXPECT_EQ(times.CountWithin(kStart, seconds(1000000)), 0);
 }
 
