@@ -259,28 +259,33 @@ uint64_t ShapeMemo::IdOf(const RecordHeader& header) {
   size_t bytes = header.logger.size() + header.dataset.size();
   for (std::string_view part : header.searchable()) bytes += part.size();
   if (bytes > kMaxRememberedBytes) return foreshock::ShapeOf(header).id;
-  Remembered& slot = slots_[(static_cast<size_t>(header.level) * 31 + header.logger.size() * 7 +
-                             header.dataset.size() + header.part_count) %
-                            kSlots];
+  Slot& slot = slots_[(static_cast<size_t>(header.level) * 31 + header.logger.size() * 7 + header.dataset.size() +
+                       header.part_count) %
+                      kSlots];
   if (slot.misses >= kMissesBeforeRest && ++slot.since_tried < kRest) return foreshock::ShapeOf(header).id;
   slot.since_tried = 0;
-  if (slot.used && ShapedAs(slot, header)) {
-    slot.misses = 0;
-    return slot.id;
+  for (const size_t at : {slot.last, 1 - slot.last}) {
+    if (slot.shapes[at].used && ShapedAs(slot.shapes[at], header)) {
+      slot.misses = 0;
+      slot.last = at;
+      return slot.shapes[at].id;
+    }
   }
   ++slot.misses;
-  slot.values.clear();
-  slot.kept_digits = false;
+  slot.last = 1 - slot.last;  // the one read against longest ago
+  Remembered& shape = slot.shapes[slot.last];
+  shape.values.clear();
+  shape.kept_digits = false;
   const std::string_view text = WriteShapeText(header.level, header.logger, header.dataset, header.searchable(),
-                                                &slot.values, &slot.kept_digits);
-  slot.level = header.level;
-  slot.logger.assign(header.logger);
-  slot.dataset.assign(header.dataset);
-  for (size_t i = 0; i < header.part_count; ++i) slot.parts[i].assign(header.parts[i]);
-  slot.part_count = header.part_count;
-  slot.id = ShapeHash(text);
-  slot.used = true;
-  return slot.id;
+                                                &shape.values, &shape.kept_digits);
+  shape.level = header.level;
+  shape.logger.assign(header.logger);
+  shape.dataset.assign(header.dataset);
+  for (size_t i = 0; i < header.part_count; ++i) shape.parts[i].assign(header.parts[i]);
+  shape.part_count = header.part_count;
+  shape.id = ShapeHash(text);
+  shape.used = true;
+  return shape.id;
 }
 
 bool ShapeMemo::ShapedAs(const Remembered& remembered, const RecordHeader& header) {

@@ -43,13 +43,13 @@ uint64_t ShapeValues(std::span<const std::string_view> parts);
 RecordShape ShapeOf(const LogRecord& record);
 inline constexpr size_t kMaxShapedMessageBytes = 1000;
 
-// ShapeOf(header), always the same, for one reader's records. It remembers the last record
-// shaped in full per slot (chosen by level, logger and dataset sizes), and where the values it
-// took out were, and reads a record against it: where the two differ only inside values that
-// hold a digit in both, the shape is the one remembered. Most often they differ only in
-// digits, which is told thirty-two bytes a step. Otherwise the record is shaped in full and
-// remembered. A slot whose records keep changing shape (one logger writing many messages in
-// turn) is left to ShapeOf() but now and then.
+// ShapeOf(header), always the same, for one reader's records. It remembers the last two
+// records shaped in full per slot (chosen by level, logger and dataset sizes), and where the
+// values they took out were, and reads a record against them: where the two differ only
+// inside values that hold a digit in both, the shape is the one remembered. Most often they
+// differ only in digits, which is told thirty-two bytes a step. Otherwise the record is
+// shaped in full and remembered in place of the other. A slot whose records keep changing
+// shape (one logger writing many messages in turn) is left to ShapeOf() but now and then.
 class ShapeMemo {
  public:
   // ShapeOf(header).id; its values are ShapeValues(header.searchable()), worked out where
@@ -75,8 +75,15 @@ class ShapeMemo {
     bool kept_digits = false;       // a piece holding a digit was kept, naming a class
     uint64_t id = 0;
     bool used = false;
-    // Records that were not of its shape in a row, and records since: a slot whose records
-    // keep changing shape is read against only now and then.
+  };
+  // Records of one level, logger and dataset size share a slot. It remembers the last two
+  // shapes read in full (a logger writes a few messages in turn), the one last of the shape
+  // first. A slot whose records keep changing shape (one logger writing many messages in
+  // turn) is read against only now and then: after kMissesBeforeRest records in a row of
+  // neither shape, one in kRest.
+  struct Slot {
+    std::array<Remembered, 2> shapes;
+    size_t last = 0;  // the index in `shapes` of the one last of the shape
     uint32_t misses = 0;
     uint32_t since_tried = 0;
   };
@@ -89,7 +96,7 @@ class ShapeMemo {
   // Whether the record's shape is `remembered`'s; false when it may not be.
   static bool ShapedAs(const Remembered& remembered, const RecordHeader& header);
 
-  std::array<Remembered, kSlots> slots_;
+  std::array<Slot, kSlots> slots_;
 };
 
 }  // namespace foreshock
