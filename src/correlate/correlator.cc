@@ -189,7 +189,12 @@ void Correlator::ApplyHit(int rule_index, int step, const HitContext& hit,
     state.fingerprint = Fingerprint(rule.id, std::string_view(index_key).substr(rule.id.size() + 1));
     state.step_hits.resize(rule.steps.size());
   }
-  if (state.cluster.empty()) state.cluster = hit.cluster;
+  if (state.cluster.empty() && !hit.cluster.empty()) {
+    // Firing groups are found by their place: a firing group's cluster is filed anew.
+    if (state.firing) firing_.Remove(&state, ClusterWide(rule_index));
+    state.cluster = hit.cluster;
+    if (state.firing) firing_.Add(&state, ClusterWide(rule_index));
+  }
   ++state.count;
   state.last_hit = std::max(state.last_hit, hit.time);
   for (const Capture& capture : hit.hit->captures) state.fields[capture.name] = capture;
@@ -311,6 +316,7 @@ void Correlator::Fire(GroupState* state, const Rule& rule, int step, TimePoint t
     return;
   }
   state->firing = true;
+  firing_.Add(state, ClusterWide(state->rule));
   state->stage = step + 1;
   state->window_start = window_start.value_or(time);
   if (!outage) state->precursor_fired_at = time;
@@ -381,6 +387,7 @@ void Correlator::Resolve(StateList::iterator state, TimePoint time, const std::s
 }
 
 void Correlator::Forget(StateList::iterator state) {
+  if (state->firing) firing_.Remove(&*state, ClusterWide(state->rule));
   if (expects_any_rule_[static_cast<size_t>(state->rule)]) --activity_groups_;
   index_.erase(state->index_key);
   states_.erase(state);
@@ -415,14 +422,17 @@ Correlator::StateList::iterator Correlator::FindOrCreate(int rule_index, const s
   return states_.begin();
 }
 
+bool Correlator::ClusterWide(int rule_index) const {
+  const Rule& rule = catalog_.rules()[static_cast<size_t>(rule_index)];
+  return rule.group_by.size() == 1 && rule.group_by[0] == "cluster";
+}
+
 bool Correlator::IsInhibited(const Rule& rule, const GroupState& state) const {
   if (rule.inhibited_by.empty() && !rule.implicit) return false;  // nothing can: no need to look
-  for (const GroupState& other : states_) {
-    if (!other.firing || &other == &state) continue;
+  // Firing groups of the same place: of its node, or of a cluster-wide rule of its cluster.
+  const auto inhibits = [&](const GroupState& other) {
+    if (&other == &state) return false;
     const Rule& other_rule = catalog_.rules()[static_cast<size_t>(other.rule)];
-    const bool cluster_wide = other_rule.group_by.size() == 1 && other_rule.group_by[0] == "cluster";
-    const bool same_place = other.node == state.node || (cluster_wide && other.cluster == state.cluster);
-    if (!same_place) continue;
     if (std::find(rule.inhibited_by.begin(), rule.inhibited_by.end(), other_rule.id) != rule.inhibited_by.end()) {
       return true;
     }
@@ -432,16 +442,19 @@ bool Correlator::IsInhibited(const Rule& rule, const GroupState& state) const {
         if (std::find(step.patterns.begin(), step.patterns.end(), rule.id) != step.patterns.end()) return true;
       }
     }
-  }
-  return false;
+    return false;
+  };
+  const auto any = [&](std::span<const GroupState* const> groups) {
+    return std::any_of(groups.begin(), groups.end(), [&](const GroupState* other) { return inhibits(*other); });
+  };
+  return any(firing_.OnNode(state.node)) || any(firing_.ClusterWide(state.cluster));
 }
 
 std::optional<Duration> Correlator::LeadTime(const GroupState& state, TimePoint now) const {
   std::optional<TimePoint> earliest = state.precursor_fired_at;
-  for (const GroupState& other : states_) {
-    if (other.firing && other.node == state.node && other.precursor_fired_at &&
-        (!earliest || *other.precursor_fired_at < *earliest)) {
-      earliest = other.precursor_fired_at;
+  for (const GroupState* other : firing_.OnNode(state.node)) {
+    if (other->precursor_fired_at && (!earliest || *other->precursor_fired_at < *earliest)) {
+      earliest = other->precursor_fired_at;
     }
   }
   return earliest ? now - *earliest : Duration(0);

@@ -57,6 +57,7 @@
 #include "catalog/catalog.h"
 #include "correlate/alert.h"
 #include "correlate/event_clock.h"
+#include "correlate/firing_groups.h"
 #include "correlate/group_state.h"
 #include "decode/log_record.h"
 #include "match/pattern_hit.h"
@@ -161,6 +162,8 @@ class Correlator {
   StateList::iterator Find(const std::string& index_key);
   // The group state of `index_key`, made (and *created set) when there was none.
   StateList::iterator FindOrCreate(int rule_index, const std::string& index_key, TimePoint now, bool* created);
+  // Whether rule `rule_index` groups by cluster alone.
+  bool ClusterWide(int rule_index) const;
   bool IsInhibited(const Rule& rule, const GroupState& state) const;
   std::optional<Duration> LeadTime(const GroupState& state, TimePoint now) const;
 
@@ -184,6 +187,7 @@ class Correlator {
   // there, so until the next insert none can be): lines then skip the lookups.
   uint64_t activity_keys_absent_at_ = UINT64_MAX;
   StateList states_;  // most recently hit first
+  FiringGroups firing_;  // those of states_ firing
   StringMap<StateList::iterator> index_;
   uint64_t index_inserts_ = 0;
   TimePoint watermark_{};

@@ -95,6 +95,7 @@ Json Correlator::SaveState() const {
 void Correlator::RestoreState(const Json& saved) {
   states_.clear();
   index_.clear();
+  firing_.Clear();
   activity_groups_ = 0;
   recent_records_.clear();
   recent_keys_.clear();
@@ -144,6 +145,7 @@ void Correlator::RestoreState(const Json& saved) {
     for (const Json& one : group.at("evidence")) state.evidence.push_back(ReadEvidence(one));
     states_.push_back(std::move(state));
     index_[states_.back().index_key] = std::prev(states_.end());
+    if (states_.back().firing) firing_.Add(&states_.back(), ClusterWide(rule));
     ++index_inserts_;
     if (expects_any_rule_[static_cast<size_t>(rule)]) ++activity_groups_;
   }

@@ -232,6 +232,63 @@ TEST_F(InhibitTest, AnOpenChainSilencesTheStandaloneAlertOnItsNodeOnly) {
   EXPECT_EQ(*alerts[0].lead_time, Duration(0)) << "no precursor warned about node-3";
 }
 
+// Inhibition and lead time read the firing groups of the alert's place only: a chain restored
+// from saved state still silences its node, and once resolved no longer does.
+TEST_F(InhibitTest, AChainSilencesItsNodeWhileItFiresRestoredOrNot) {
+  Correlator correlator(catalog_, CorrelatorOptions{});
+  ASSERT_EQ(Hit(&correlator, seconds(0), "node-2", "scroll").size(), 1u);
+  Correlator restored(catalog_, CorrelatorOptions{});
+  restored.RestoreState(correlator.SaveState());
+  auto alerts = Hit(&restored, minutes(1), "node-2", "breaker");
+  ASSERT_EQ(alerts.size(), 1u);
+  EXPECT_EQ(alerts[0].rule->id, "chain");
+  EXPECT_EQ(alerts[0].action, Alert::Action::kEscalated);
+  ASSERT_TRUE(alerts[0].lead_time.has_value());
+  EXPECT_EQ(*alerts[0].lead_time, minutes(1)) << "the scroll line warned a minute before";
+  EXPECT_EQ(restored.stats().inhibited, 1u);
+  std::vector<Alert> quiet;
+  restored.AdvanceTo(kStart + minutes(20), &quiet);
+  ASSERT_EQ(quiet.size(), 1u);
+  EXPECT_EQ(quiet[0].action, Alert::Action::kResolved);
+  alerts = Hit(&restored, minutes(21), "node-2", "breaker");
+  ASSERT_EQ(alerts.size(), 1u);
+  EXPECT_EQ(alerts[0].rule->id, "breaker_alone");
+  ASSERT_TRUE(alerts[0].lead_time.has_value());
+  EXPECT_EQ(*alerts[0].lead_time, Duration(0)) << "the chain that warned is resolved";
+}
+
+// A rule grouped by cluster silences on every node of its cluster, and only there; a group
+// that learns its cluster after it fired is found by it.
+TEST_F(CorrelatorTest, AClusterWideAlertSilencesItsClusterOnly) {
+  Rule storm = MakeRule("gc_storm", Rule::Kind::kSingle, {{"gc"}});
+  storm.group_by = {"cluster"};
+  Rule breaker = MakeRule("breaker_alone", Rule::Kind::kSingle, {{"breaker"}});
+  breaker.inhibited_by = {"gc_storm"};
+  const Catalog catalog({MakePattern("gc"), MakePattern("breaker", Marker::kOutage)}, {storm, breaker});
+  Correlator correlator(catalog, CorrelatorOptions{});
+  const auto hit = [&](Duration at, const std::string& node, const std::string& cluster, const std::string& pattern) {
+    LogRecord record;
+    record.time = kStart + at;
+    record.has_time = true;
+    record.node = node;
+    record.cluster = cluster;
+    record.text = pattern + " line " + std::to_string(at.count());
+    record.message_length = record.text.size();
+    std::vector<Alert> alerts;
+    correlator.AdvanceTo(record.time, &alerts);
+    PatternHit one;
+    one.pattern = catalog.FindPattern(pattern);
+    correlator.Observe(record, {one}, &alerts);
+    return alerts;
+  };
+  ASSERT_EQ(hit(seconds(0), "node-1", "prod", "gc").size(), 1u);
+  EXPECT_TRUE(hit(seconds(10), "node-2", "prod", "breaker").empty()) << "another node of the storm's cluster";
+  const auto elsewhere = hit(seconds(20), "node-3", "staging", "breaker");
+  ASSERT_EQ(elsewhere.size(), 1u);
+  EXPECT_EQ(elsewhere[0].rule->id, "breaker_alone");
+  EXPECT_EQ(correlator.stats().inhibited, 1u);
+}
+
 TEST_F(CorrelatorTest, EvidenceSaysWhenItsRecordWasCut) {
   Correlator correlator(catalog_, CorrelatorOptions{});
   LogRecord record;
