@@ -177,7 +177,7 @@ void DeliveryRestartTest::FullDiskStory(const std::string& full) {
   ::setenv("LD_PRELOAD", testing::kFullDiskShim, 1);
   ::setenv("FORESHOCK_FULL_DISK_DIR", (dir_.path() + "/" + full).c_str(), 1);
   ::setenv("FORESHOCK_FULL_DISK_FLAG", flag.c_str(), 1);
-  const int metrics_port = [] { HttpReceiver probe; return probe.port(); }();
+  const int metrics_port = testing::FreeListenPort();
   auto start = [&] {
     return testing::StartForeshock(
         {"watch", "--no-builtin-catalog", "--catalog", catalog_, "--from", "beginning", "--state-dir",
@@ -292,7 +292,7 @@ TEST_F(DeliveryRestartTest, AlertmanagerIsRemindedOfFiringAlertsAcrossItsRestart
 
 TEST_F(DeliveryRestartTest, SecretsInAWebhookUrlReachNoLogMetricFolderOrAlert) {
   receiver_.Stop();
-  const int metrics_port = [] { HttpReceiver probe; return probe.port(); }();
+  const int metrics_port = testing::FreeListenPort();
   const std::string url = "http://ops:hunter2@127.0.0.1:" + std::to_string(receiver_.port()) +
                           "/services/T0SECRET/B0SECRET/XyzPathSecret?token=tok3nSecret";
   const pid_t pid = testing::StartForeshock(
@@ -332,11 +332,7 @@ TEST_F(DeliveryRestartTest, SecretsInAWebhookUrlReachNoLogMetricFolderOrAlert) {
 // Kubernetes probes: /healthz while the process runs; /ready once an input is open and every
 // output delivers, 503 with the reason otherwise. "localhost:PORT" is resolved.
 TEST_F(DeliveryRestartTest, HealthAndReadinessProbesSayWhatIsMissing) {
-  int port = 0;
-  {
-    HttpReceiver probe;  // a free port, released at once
-    port = probe.port();
-  }
+  const int port = testing::FreeListenPort();
   const std::string logs = dir_.path() + "/logs";
   const pid_t pid = testing::StartForeshock({"watch", "--no-builtin-catalog", "--catalog", catalog_, "--from",
                                              "beginning", "--metrics-listen", "localhost:" + std::to_string(port),
@@ -368,11 +364,7 @@ TEST_F(DeliveryRestartTest, HealthAndReadinessProbesSayWhatIsMissing) {
 }
 
 TEST_F(DeliveryRestartTest, MetricsAreServedInThePrometheusFormat) {
-  int port = 0;
-  {
-    HttpReceiver probe;  // a free port, released at once
-    port = probe.port();
-  }
+  const int port = testing::FreeListenPort();
   const pid_t pid = testing::StartForeshock({"watch", "--no-builtin-catalog", "--catalog", catalog_, "--from",
                                              "beginning", "--metrics-listen", "127.0.0.1:" + std::to_string(port),
                                              "--output", "webhook:" + receiver_.url(), log_},
@@ -402,7 +394,7 @@ TEST_F(DeliveryRestartTest, MetricsAreServedInThePrometheusFormat) {
 }
 
 TEST_F(DeliveryRestartTest, IdleOrSlowClientsOfTheMetricsEndpointDoNotStopScrapes) {
-  const int port = [] { HttpReceiver probe; return probe.port(); }();
+  const int port = testing::FreeListenPort();
   const pid_t pid = testing::StartForeshock({"watch", "--no-builtin-catalog", "--catalog", catalog_, "--metrics-listen",
                                              "127.0.0.1:" + std::to_string(port), log_},
                                             out_, err_);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <random>
 #include <stdexcept>
 
 namespace foreshock::testing {
@@ -126,6 +127,24 @@ void HttpReceiver::Handle(int connection) {
     const std::string response = "HTTP/1.1 " + std::to_string(status) + " Status\r\nContent-Length: 0\r\n\r\n";
     if (::write(connection, response.data(), response.size()) < 0) return;
   }
+}
+
+int FreeListenPort() {
+  // Drawn at random, so that tests run in parallel rarely try the same one.
+  std::mt19937 random(std::random_device{}());
+  for (int attempt = 0; attempt < 1000; ++attempt) {
+    const int port = std::uniform_int_distribution<int>(20000, 32000)(random);
+    const int probe = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (probe < 0) break;
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    address.sin_port = htons(static_cast<uint16_t>(port));
+    const bool free = ::bind(probe, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
+    ::close(probe);
+    if (free) return port;
+  }
+  throw std::runtime_error("no free port from 20000 to 32000 on 127.0.0.1");
 }
 
 std::string HttpGet(int port, const std::string& path) { return HttpFetch(port, path).body; }

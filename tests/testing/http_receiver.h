@@ -51,6 +51,11 @@ class HttpReceiver {
   std::vector<HttpRequest> requests_;
 };
 
+// A port free on 127.0.0.1 for a child process to listen on, below Linux's range of
+// ephemeral ports (32768-60999): a server of another test binding port 0 (an HttpReceiver)
+// cannot take it between this call and the child's bind, as it could a port from that range.
+int FreeListenPort();
+
 // GET http://127.0.0.1:port/path; returns the body (empty on failure, or after 20 s without an answer).
 std::string HttpGet(int port, const std::string& path);
 struct HttpResponse {
