@@ -460,6 +460,17 @@ std::optional<Duration> Correlator::LeadTime(const GroupState& state, TimePoint 
   return earliest ? now - *earliest : Duration(0);
 }
 
+TimePoint Correlator::NextDue(const GroupState& state, const Rule& rule) {
+  TimePoint due = TimePoint::max();
+  if (state.absence_deadline && !state.firing) due = std::min(due, *state.absence_deadline);
+  if (state.resolving_at) due = std::min(due, *state.resolving_at + rule.hold_down);
+  if (state.firing) due = std::min(due, state.last_hit + rule.resolve_after);
+  if (!state.firing && !state.absence_deadline) {
+    due = std::min(due, state.last_hit + std::max(rule.window, rule.resolve_after));
+  }
+  return due;
+}
+
 void Correlator::AdvanceTo(TimePoint now, std::vector<Alert>* alerts, bool force) {
   watermark_ = std::max(watermark_, now);
   // Time-driven decisions need second precision at most: sweep the groups once per second of
@@ -470,6 +481,9 @@ void Correlator::AdvanceTo(TimePoint now, std::vector<Alert>* alerts, bool force
   for (auto it = states_.begin(); it != states_.end();) {
     auto current = it++;
     const Rule& rule = catalog_.rules()[static_cast<size_t>(current->rule)];
+    // Nothing is due before the watermark: the node's lag, which only moves its time back,
+    // is not asked (a replay of many nodes holds thousands of groups).
+    if (NextDue(*current, rule) > watermark_) continue;
     // Each group at its own node's time (see the top of correlator.h).
     const TimePoint settled = watermark_ - LagOf(current->node);
     if (current->absence_deadline && *current->absence_deadline <= settled && !current->firing) {

@@ -167,6 +167,9 @@ class Correlator {
   bool IsInhibited(const Rule& rule, const GroupState& state) const;
   std::optional<Duration> LeadTime(const GroupState& state, TimePoint now) const;
 
+  // The earliest event time at which AdvanceTo()'s sweep may act on `state` (fire its
+  // absence, resolve or forget it), at its node's time.
+  static TimePoint NextDue(const GroupState& state, const Rule& rule);
   // How far `node`'s clock is behind the stream, when more than allowed_lateness (else zero).
   Duration LagOf(std::string_view node) const;
 
