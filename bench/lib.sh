@@ -33,3 +33,14 @@ elapsed() {
   end=$(date +%s%N)
   awk -v s="$start" -v e="$end" 'BEGIN{printf "%.3f\n", (e - s) / 1e9}'
 }
+
+# best_elapsed RUNS COMMAND...: the best of RUNS elapsed() times of the command.
+best_elapsed() {
+  local runs="$1" t min=""
+  shift
+  for _ in $(seq "$runs"); do
+    t=$(elapsed "$@")
+    if [[ -z "$min" ]] || awk -v a="$t" -v b="$min" 'BEGIN{exit !(a < b)}'; then min="$t"; fi
+  done
+  echo "$min"
+}

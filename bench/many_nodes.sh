@@ -30,15 +30,7 @@ PY
 write_log "$work/one.log" 1
 write_log "$work/many.log" "$nodes"
 print_machine
-best() {  # best FILE: the best wall time of RUNS scans
-  local file="$1" t min=""
-  for _ in $(seq "$runs"); do
-    t=$(elapsed "$foreshock" scan --log-level error "$file")
-    if [[ -z "$min" ]] || awk -v a="$t" -v b="$min" 'BEGIN{exit !(a < b)}'; then min="$t"; fi
-  done
-  echo "$min"
-}
-one=$(best "$work/one.log")
-many=$(best "$work/many.log")
+one=$(best_elapsed "$runs" "$foreshock" scan --log-level error "$work/one.log")
+many=$(best_elapsed "$runs" "$foreshock" scan --log-level error "$work/many.log")
 awk -v one="$one" -v many="$many" -v lines="$lines" -v nodes="$nodes" 'BEGIN{
   printf "%d GC warnings: from one node %.3f s, from %d nodes %.3f s: %.2fx (1x is flat)\n", lines, one, nodes, many, many / one }'

@@ -26,16 +26,8 @@ with open(out, "w") as f:
 PY
 cat "$work/once/es-data-1.log" "$work/once/es-data-1.log" > "$work/twice/es-data-1.log"
 print_machine
-best() {  # best FILE: the best wall time of RUNS scans
-  local file="$1" t min=""
-  for _ in $(seq "$runs"); do
-    t=$(elapsed "$foreshock" scan --log-level error "$file")
-    if [[ -z "$min" ]] || awk -v a="$t" -v b="$min" 'BEGIN{exit !(a < b)}'; then min="$t"; fi
-  done
-  echo "$min"
-}
-once=$(best "$work/once/es-data-1.log")
-twice=$(best "$work/twice/es-data-1.log")
+once=$(best_elapsed "$runs" "$foreshock" scan --log-level error "$work/once/es-data-1.log")
+twice=$(best_elapsed "$runs" "$foreshock" scan --log-level error "$work/twice/es-data-1.log")
 same=no
 if cmp -s <(cd "$work/once" && "$foreshock" scan --log-level error es-data-1.log) \
   <(cd "$work/twice" && "$foreshock" scan --log-level error es-data-1.log); then
