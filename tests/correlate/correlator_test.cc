@@ -49,11 +49,13 @@ class CorrelatorTest : public ::testing::Test {
 
   // Feeds one record from `node` at kStart + `at` that hit `pattern`; returns the alerts.
   std::vector<Alert> Hit(Correlator* correlator, Duration at, const std::string& node,
-                         const std::string& pattern, std::vector<Capture> captures = {}) {
+                         const std::string& pattern, std::vector<Capture> captures = {},
+                         const std::string& cluster = "") {
     LogRecord record;
     record.time = kStart + at;
     record.has_time = true;
     record.node = node;
+    record.cluster = cluster;
     record.text = pattern + " line " + std::to_string(at.count());
     record.message_length = record.text.size();
     record.source = "test.log";
@@ -257,33 +259,25 @@ TEST_F(InhibitTest, AChainSilencesItsNodeWhileItFiresRestoredOrNot) {
   EXPECT_EQ(*alerts[0].lead_time, Duration(0)) << "the chain that warned is resolved";
 }
 
-// A rule grouped by cluster silences on every node of its cluster, and only there; a group
-// that learns its cluster after it fired is found by it.
-TEST_F(CorrelatorTest, AClusterWideAlertSilencesItsClusterOnly) {
-  Rule storm = MakeRule("gc_storm", Rule::Kind::kSingle, {{"gc"}});
-  storm.group_by = {"cluster"};
-  Rule breaker = MakeRule("breaker_alone", Rule::Kind::kSingle, {{"breaker"}});
-  breaker.inhibited_by = {"gc_storm"};
-  const Catalog catalog({MakePattern("gc"), MakePattern("breaker", Marker::kOutage)}, {storm, breaker});
-  Correlator correlator(catalog, CorrelatorOptions{});
-  const auto hit = [&](Duration at, const std::string& node, const std::string& cluster, const std::string& pattern) {
-    LogRecord record;
-    record.time = kStart + at;
-    record.has_time = true;
-    record.node = node;
-    record.cluster = cluster;
-    record.text = pattern + " line " + std::to_string(at.count());
-    record.message_length = record.text.size();
-    std::vector<Alert> alerts;
-    correlator.AdvanceTo(record.time, &alerts);
-    PatternHit one;
-    one.pattern = catalog.FindPattern(pattern);
-    correlator.Observe(record, {one}, &alerts);
-    return alerts;
-  };
-  ASSERT_EQ(hit(seconds(0), "node-1", "prod", "gc").size(), 1u);
-  EXPECT_TRUE(hit(seconds(10), "node-2", "prod", "breaker").empty()) << "another node of the storm's cluster";
-  const auto elsewhere = hit(seconds(20), "node-3", "staging", "breaker");
+// A rule grouped by cluster silences on every node of its cluster, and only there.
+class ClusterInhibitTest : public CorrelatorTest {
+ protected:
+  ClusterInhibitTest() : CorrelatorTest(StormCatalog()) {}
+  static Catalog StormCatalog() {
+    Rule storm = MakeRule("gc_storm", Rule::Kind::kSingle, {{"gc"}});
+    storm.group_by = {"cluster"};
+    Rule breaker = MakeRule("breaker_alone", Rule::Kind::kSingle, {{"breaker"}});
+    breaker.inhibited_by = {"gc_storm"};
+    return Catalog({MakePattern("gc"), MakePattern("breaker", Marker::kOutage)}, {storm, breaker});
+  }
+};
+
+TEST_F(ClusterInhibitTest, AClusterWideAlertSilencesItsClusterOnly) {
+  Correlator correlator(catalog_, CorrelatorOptions{});
+  ASSERT_EQ(Hit(&correlator, seconds(0), "node-1", "gc", {}, "prod").size(), 1u);
+  EXPECT_TRUE(Hit(&correlator, seconds(10), "node-2", "breaker", {}, "prod").empty())
+      << "another node of the storm's cluster";
+  const auto elsewhere = Hit(&correlator, seconds(20), "node-3", "breaker", {}, "staging");
   ASSERT_EQ(elsewhere.size(), 1u);
   EXPECT_EQ(elsewhere[0].rule->id, "breaker_alone");
   EXPECT_EQ(correlator.stats().inhibited, 1u);
