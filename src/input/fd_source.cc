@@ -7,12 +7,9 @@
 
 #include <cerrno>
 
+#include "input/read_placement.h"
+
 namespace foreshock {
-namespace {
-
-constexpr size_t kChunkBytes = 256 * 1024;
-
-}  // namespace
 
 Result<std::unique_ptr<FdSource>> FdSource::Open(const std::string& path) {
   int fd = STDIN_FILENO;
@@ -68,18 +65,21 @@ Result<Source::ReadState> FdSource::ReadInto(char* into, size_t size, Duration w
 
 Result<Source::ReadState> FdSource::Read(std::string* out, Duration wait) {
   const size_t old_size = out->size();
-  out->resize(old_size + kChunkBytes);
+  out->resize(old_size + kReadChunkBytes);
   size_t got = 0;
-  auto state = ReadInto(out->data() + old_size, kChunkBytes, wait, &got);
+  auto state = ReadInto(out->data() + old_size, kReadChunkBytes, wait, &got);
   out->resize(old_size + got);
   return state;
 }
 
 Result<Source::ReadState> FdSource::ReadView(std::string* /*scratch*/, std::string_view* view, Duration wait) {
-  if (chunk_ == nullptr) chunk_ = std::make_unique<char[]>(kChunkBytes);
+  if (chunk_ == nullptr) {
+    chunk_ = std::make_unique<char[]>(kReadChunkBytes + kPageBytes);
+    chunk_start_ = chunk_.get() + OffGridPad(chunk_.get());
+  }
   size_t got = 0;
-  auto state = ReadInto(chunk_.get(), kChunkBytes, wait, &got);
-  *view = std::string_view(chunk_.get(), got);
+  auto state = ReadInto(chunk_start_, kReadChunkBytes, wait, &got);
+  *view = std::string_view(chunk_start_, got);
   return state;
 }
 

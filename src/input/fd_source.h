@@ -4,9 +4,10 @@
 // chunks. For pipes and terminals it waits with poll() so an idle stream (journalctl -f
 // at 3 a.m.) returns kIdle instead of blocking, which lets the pipeline flush a pending
 // multi-line record after a quiet time. ReadView() reads into one buffer of its own, reused
-// from read to read. (A regular file is read, not mapped: on the virtual machines measured,
-// mapping the page cache, populated or faulted in, cost three times read()'s copy; and a
-// file truncated under a read is only shorter, where under a mapping it raises SIGBUS.)
+// from read to read and placed half a page off the page grid (read_placement.h). (A regular
+// file is read, not mapped: on the virtual machines measured, mapping the page cache,
+// populated or faulted in, cost three times read()'s copy; and a file truncated under a read
+// is only shorter, where under a mapping it raises SIGBUS.)
 
 #include <memory>
 #include <string>
@@ -38,6 +39,7 @@ class FdSource final : public Source {
   bool pollable_;  // a pipe, socket or terminal: wait with poll() before reading
   std::string name_;
   std::unique_ptr<char[]> chunk_;  // ReadView()'s buffer, allocated on first use
+  char* chunk_start_ = nullptr;    // where in it reads land (read_placement.h)
 };
 
 }  // namespace foreshock

@@ -12,6 +12,7 @@
 
 #include "base/result.h"
 #include "base/time.h"
+#include "input/read_placement.h"
 
 namespace foreshock {
 
@@ -34,12 +35,15 @@ class Source {
   virtual Result<ReadState> Read(std::string* out, Duration wait) = 0;
 
   // The bytes Read() would append, as *view, valid until the next call: a view of *scratch
-  // (which Read() fills), or of a buffer of the source's own that it reads into without
+  // (which Read() fills, after a pad that puts them half a page off the page grid:
+  // read_placement.h), or of a buffer of the source's own that it reads into without
   // clearing it first (a string resized for Read() is zero-filled on every call).
   virtual Result<ReadState> ReadView(std::string* scratch, std::string_view* view, Duration wait) {
-    scratch->clear();
+    scratch->reserve(kReadChunkBytes + kPageBytes);
+    const size_t pad = OffGridPad(scratch->data());
+    scratch->assign(pad, '\0');
     auto state = Read(scratch, wait);
-    *view = *scratch;
+    *view = std::string_view(*scratch).substr(pad);
     return state;
   }
 

@@ -14,7 +14,6 @@
 namespace foreshock {
 namespace {
 
-constexpr size_t kChunkBytes = 256 * 1024;
 constexpr size_t kMaxGenerations = 8;
 
 // Only regular files are followed: a FIFO would block the open (so it is opened without
@@ -349,10 +348,10 @@ bool TailSource::OpenQueued() {
 
 ssize_t TailSource::ReadSome(std::string* out) {
   const size_t old_size = out->size();
-  out->resize(old_size + kChunkBytes);
+  out->resize(old_size + kReadChunkBytes);
   ssize_t got = 0;
   do {
-    got = ::pread(fd_, out->data() + old_size, kChunkBytes, static_cast<off_t>(offset_));
+    got = ::pread(fd_, out->data() + old_size, kReadChunkBytes, static_cast<off_t>(offset_));
   } while (got < 0 && errno == EINTR);
   // Copytruncate followed by a quick refill leaves the file longer than our offset: only its
   // head tells that it was rewritten. Checked after the read (one fstat and a pread of at
