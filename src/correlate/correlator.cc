@@ -103,16 +103,8 @@ bool Correlator::IsDuplicate(const LogRecord& record) {
   // clock lags the others still has its repeats caught. A repeat counts twice in a window
   // while the first is in it: they are remembered for the longest window, and the lateness
   // (a shipper sending its last minutes again, a file read again from its start).
-  const TimePoint forget_before = watermark_ - duplicate_horizon_;
-  while (!recent_records_.empty() &&
-         (recent_records_.front().first < forget_before || recent_records_.size() >= kMaxRecentRecords)) {
-    recent_keys_.erase(recent_records_.front().second);
-    recent_records_.pop_front();
-  }
-  const uint64_t key = RecordKey(record);
-  if (!recent_keys_.insert(key).second) return true;
-  recent_records_.emplace_back(watermark_, key);
-  return false;
+  recent_records_.ForgetBefore(watermark_ - duplicate_horizon_);
+  return recent_records_.SeenElseAdd(RecordKey(record), watermark_);
 }
 
 Duration Correlator::LagOf(std::string_view node) const {

@@ -16,7 +16,7 @@
 // order (the ReorderBuffer restores it) and still tolerates some disorder: windows count
 // around each hit's own time and a sequence's early later steps are held until it starts.
 // Late records are still used, and counted. The same record seen twice (within the longest
-// rule window and `allowed_lateness` of its arrival, the last kMaxRecentRecords hit records)
+// rule window and `allowed_lateness` of its arrival, the last RecentRecords::kCapacity hit records)
 // is counted once. State is bounded: at most max_groups groups (the least recently hit is
 // evicted, and counted). Not thread-safe.
 //
@@ -47,10 +47,8 @@
 
 #include <list>
 #include <map>
-#include <memory_resource>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #include "base/string_map.h"
@@ -59,6 +57,7 @@
 #include "correlate/event_clock.h"
 #include "correlate/firing_groups.h"
 #include "correlate/group_state.h"
+#include "correlate/recent_records.h"
 #include "decode/log_record.h"
 #include "match/pattern_hit.h"
 
@@ -196,14 +195,10 @@ class Correlator {
   TimePoint watermark_{};
   TimePoint last_sweep_{};
   std::string index_key_scratch_;  // ApplyHit()'s group key, its buffer kept from hit to hit
-  std::deque<std::pair<TimePoint, uint64_t>> recent_records_;  // for duplicate detection
+  RecentRecords recent_records_;  // for duplicate detection
   Duration duplicate_horizon_{};  // how long they are remembered: see IsDuplicate()
   std::vector<size_t> keep_hits_;  // rule -> the most hit times a window of it keeps
   static constexpr size_t kMinKeptHits = 1024;
-  static constexpr size_t kMaxRecentRecords = 1 << 16;
-  // Their keys, as nodes from a pool: a key inserted and erased per hit line costs no malloc.
-  std::pmr::unsynchronized_pool_resource recent_keys_pool_;
-  std::pmr::unordered_set<uint64_t> recent_keys_{&recent_keys_pool_};
   CorrelatorStats stats_;
   std::map<std::string, TimePoint> cut_after_;  // node -> its last line before its input was cut
 };

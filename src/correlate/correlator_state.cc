@@ -87,7 +87,9 @@ Json Correlator::SaveState() const {
     groups.push_back(std::move(group));
   }
   Json recent = Json::array();
-  for (const auto& [time, key] : recent_records_) recent.push_back({Micros(time), key});
+  for (size_t i = 0; i < recent_records_.size(); ++i) {
+    recent.push_back({Micros(recent_records_[i].arrived), recent_records_[i].key});
+  }
   return {{"watermark", Micros(watermark_)}, {"last_sweep", Micros(last_sweep_)},
           {"groups", groups}, {"recent_records", recent}};
 }
@@ -97,13 +99,11 @@ void Correlator::RestoreState(const Json& saved) {
   index_.clear();
   firing_.Clear();
   activity_groups_ = 0;
-  recent_records_.clear();
-  recent_keys_.clear();
+  recent_records_.Clear();
   watermark_ = FromMicros(saved.at("watermark"));
   last_sweep_ = FromMicros(saved.at("last_sweep"));
   for (const Json& entry : saved.at("recent_records")) {
-    recent_records_.emplace_back(FromMicros(entry.at(0)), entry.at(1).get<uint64_t>());
-    recent_keys_.insert(entry.at(1).get<uint64_t>());
+    recent_records_.SeenElseAdd(entry.at(1).get<uint64_t>(), FromMicros(entry.at(0)));
   }
   // Saved most recently hit first; pushing back keeps that order.
   for (const Json& group : saved.at("groups")) {
