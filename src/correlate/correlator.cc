@@ -219,6 +219,7 @@ void Correlator::ApplyHit(int rule_index, int step, const HitContext& hit,
       }
     }
     state.held.push_back({hit.time, step, outage, hit.evidence, hit.hit->captures});
+    Schedule(&state);
     return;
   }
   AddEvidence(hit.evidence, options_.max_evidence, &state.evidence);
@@ -271,6 +272,7 @@ void Correlator::ApplyHit(int rule_index, int step, const HitContext& hit,
   }
   // The line that fired or escalated the alert stays when evidence is capped.
   if (alerts->size() > emitted_before) PinLatest(hit.evidence, &state.evidence);
+  Schedule(&state);
 }
 
 void Correlator::AdvanceSequence(GroupState* state, const Rule& rule, int step, TimePoint time,
@@ -340,6 +342,7 @@ void Correlator::Recover(const Pattern& recovery, const HitContext& hit, std::ve
     } else if (!current->resolving_at) {
       current->resolving_at = hit.time;
       current->resolving_why = recovery.title;
+      Schedule(&*current);
     }
   }
 }
@@ -380,6 +383,7 @@ void Correlator::Resolve(StateList::iterator state, TimePoint time, const std::s
 
 void Correlator::Forget(StateList::iterator state) {
   if (state->firing) firing_.Remove(&*state, ClusterWide(state->rule));
+  due_.Remove(*state);
   if (expects_any_rule_[static_cast<size_t>(state->rule)]) --activity_groups_;
   index_.erase(state->index_key);
   states_.erase(state);
@@ -395,6 +399,7 @@ Correlator::StateList::iterator Correlator::FindOrCreate(int rule_index, const s
   *created = false;
   if (auto found = index_.find(key); found != index_.end()) {
     states_.splice(states_.begin(), states_, found->second);
+    due_.Touch(&states_.front());
     return states_.begin();
   }
   if (states_.size() >= options_.max_groups) {
@@ -407,6 +412,7 @@ Correlator::StateList::iterator Correlator::FindOrCreate(int rule_index, const s
   state.first_seen = now;
   state.last_hit = now;
   states_.push_front(std::move(state));
+  due_.Add(&states_.front());
   index_[key] = states_.begin();
   *created = true;
   ++index_inserts_;
@@ -463,6 +469,10 @@ TimePoint Correlator::NextDue(const GroupState& state, const Rule& rule) {
   return due;
 }
 
+void Correlator::Schedule(GroupState* state) {
+  due_.Schedule(state, NextDue(*state, catalog_.rules()[static_cast<size_t>(state->rule)]));
+}
+
 void Correlator::AdvanceTo(TimePoint now, std::vector<Alert>* alerts, bool force) {
   watermark_ = std::max(watermark_, now);
   // Time-driven decisions need second precision at most: sweep the groups once per second of
@@ -470,54 +480,59 @@ void Correlator::AdvanceTo(TimePoint now, std::vector<Alert>* alerts, bool force
   if (!force && watermark_ < next_sweep()) return;
   last_sweep_ = watermark_;
   std::vector<Alert> emitted;
-  for (auto it = states_.begin(); it != states_.end();) {
-    auto current = it++;
-    const Rule& rule = catalog_.rules()[static_cast<size_t>(current->rule)];
-    // Nothing is due before the watermark: the node's lag, which only moves its time back,
-    // is not asked (a replay of many nodes holds thousands of groups).
-    if (NextDue(*current, rule) > watermark_) continue;
-    // Each group at its own node's time (see the top of correlator.h).
-    const TimePoint settled = watermark_ - LagOf(current->node);
-    if (current->absence_deadline && *current->absence_deadline <= settled && !current->firing) {
-      const TimePoint deadline = *current->absence_deadline;
-      if (auto cut = cut_after_.find(current->node); cut != cut_after_.end() && deadline > cut->second) {
-        ++stats_.absences_unjudged;
-        Forget(current);
-        continue;
-      }
-      current->absence_deadline.reset();
-      current->last_hit = deadline;
-      Fire(&*current, rule, 0, deadline, false, &emitted);
-      if (!current->firing) {  // inhibited
-        Forget(current);
-      }
-      continue;
-    }
-    if (current->resolving_at && *current->resolving_at + rule.hold_down <= settled) {
-      Resolve(current, *current->resolving_at, current->resolving_why, &emitted);
-      continue;
-    }
-    if (current->firing && current->last_hit + rule.resolve_after <= settled) {
-      // Quiet after the node's input was cut is unknown too: the alert stays open.
-      if (auto cut = cut_after_.find(current->node);
-          cut != cut_after_.end() && current->last_hit + rule.resolve_after > cut->second) {
-        continue;
-      }
-      Resolve(current, current->last_hit + rule.resolve_after,
-              "no precursor for " + FormatDuration(rule.resolve_after) + " since " +
-                  FormatTimestamp(current->last_hit),
-              &emitted);
-      continue;
-    }
-    if (!current->firing && !current->absence_deadline &&
-        current->last_hit + std::max(rule.window, rule.resolve_after) <= settled) {
-      Forget(current);
-    }
+  // Only the groups due by the watermark: the node's lag, which only moves its time back, is
+  // asked of those alone (a replay of many nodes holds thousands of groups).
+  due_.TakeDue(watermark_, &due_scratch_);
+  for (GroupState* group : due_scratch_) {
+    if (Sweep(Find(group->index_key), &emitted)) Schedule(group);
   }
   std::stable_sort(emitted.begin(), emitted.end(), [](const Alert& a, const Alert& b) {
     return a.time != b.time ? a.time < b.time : a.fingerprint < b.fingerprint;
   });
   for (Alert& alert : emitted) alerts->push_back(std::move(alert));
+}
+
+bool Correlator::Sweep(StateList::iterator current, std::vector<Alert>* emitted) {
+  const Rule& rule = catalog_.rules()[static_cast<size_t>(current->rule)];
+  // Each group at its own node's time (see the top of correlator.h).
+  const TimePoint settled = watermark_ - LagOf(current->node);
+  if (current->absence_deadline && *current->absence_deadline <= settled && !current->firing) {
+    const TimePoint deadline = *current->absence_deadline;
+    if (auto cut = cut_after_.find(current->node); cut != cut_after_.end() && deadline > cut->second) {
+      ++stats_.absences_unjudged;
+      Forget(current);
+      return false;
+    }
+    current->absence_deadline.reset();
+    current->last_hit = deadline;
+    Fire(&*current, rule, 0, deadline, false, emitted);
+    if (!current->firing) {  // inhibited
+      Forget(current);
+      return false;
+    }
+    return true;
+  }
+  if (current->resolving_at && *current->resolving_at + rule.hold_down <= settled) {
+    Resolve(current, *current->resolving_at, current->resolving_why, emitted);
+    return false;
+  }
+  if (current->firing && current->last_hit + rule.resolve_after <= settled) {
+    // Quiet after the node's input was cut is unknown too: the alert stays open.
+    if (auto cut = cut_after_.find(current->node);
+        cut != cut_after_.end() && current->last_hit + rule.resolve_after > cut->second) {
+      return true;
+    }
+    Resolve(current, current->last_hit + rule.resolve_after,
+            "no precursor for " + FormatDuration(rule.resolve_after) + " since " + FormatTimestamp(current->last_hit),
+            emitted);
+    return false;
+  }
+  if (!current->firing && !current->absence_deadline &&
+      current->last_hit + std::max(rule.window, rule.resolve_after) <= settled) {
+    Forget(current);
+    return false;
+  }
+  return true;
 }
 
 }  // namespace foreshock

@@ -54,6 +54,7 @@
 #include "base/string_map.h"
 #include "catalog/catalog.h"
 #include "correlate/alert.h"
+#include "correlate/due_groups.h"
 #include "correlate/event_clock.h"
 #include "correlate/firing_groups.h"
 #include "correlate/group_state.h"
@@ -169,6 +170,11 @@ class Correlator {
   // The earliest event time at which AdvanceTo()'s sweep may act on `state` (fire its
   // absence, resolve or forget it), at its node's time.
   static TimePoint NextDue(const GroupState& state, const Rule& rule);
+  // Notes the group's NextDue() for the sweep; called whenever it may have come earlier.
+  void Schedule(GroupState* state);
+  // The sweep of one group due by the watermark, at its node's time; false when it was
+  // forgotten (resolved, or its window passed).
+  bool Sweep(StateList::iterator state, std::vector<Alert>* emitted);
   // How far `node`'s clock is behind the stream, when more than allowed_lateness (else zero).
   Duration LagOf(std::string_view node) const;
 
@@ -190,6 +196,8 @@ class Correlator {
   uint64_t activity_keys_absent_at_ = UINT64_MAX;
   StateList states_;  // most recently hit first
   FiringGroups firing_;  // those of states_ firing
+  DueGroups due_;        // when each of states_ is next due
+  std::vector<GroupState*> due_scratch_;
   StringMap<StateList::iterator> index_;
   uint64_t index_inserts_ = 0;
   TimePoint watermark_{};

@@ -98,6 +98,7 @@ void Correlator::RestoreState(const Json& saved) {
   states_.clear();
   index_.clear();
   firing_.Clear();
+  due_.Clear();
   activity_groups_ = 0;
   recent_records_.Clear();
   watermark_ = FromMicros(saved.at("watermark"));
@@ -148,6 +149,11 @@ void Correlator::RestoreState(const Json& saved) {
     if (states_.back().firing) firing_.Add(&states_.back(), ClusterWide(rule));
     ++index_inserts_;
     if (expects_any_rule_[static_cast<size_t>(rule)]) ++activity_groups_;
+  }
+  // Added from the back, so that the front is the most recent, as the list holds them.
+  for (auto it = states_.rbegin(); it != states_.rend(); ++it) {
+    due_.Add(&*it);
+    Schedule(&*it);
   }
 }
 

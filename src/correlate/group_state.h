@@ -4,6 +4,7 @@
 // stage, the recent hit times its windows count, what it has captured and the evidence it
 // keeps. Plain data, owned by the Correlator.
 
+#include <cstdint>
 #include <deque>
 #include <map>
 #include <optional>
@@ -51,6 +52,11 @@ struct GroupState {
   std::optional<TimePoint> absence_deadline;    // kAbsence: armed until then
   std::map<std::string, Capture> fields;
   std::vector<Evidence> evidence;
+  // For the sweep (DueGroups): unique among the groups ever held, the place in the list
+  // (greater: nearer its front), and the earliest time noted for it.
+  uint64_t serial = 0;
+  uint64_t recency = 0;
+  TimePoint scheduled = TimePoint::max();
 };
 
 }  // namespace foreshock

@@ -159,6 +159,22 @@ TEST_F(CorrelatorTest, ResolvesAfterQuietTimeAtTheTimeItBecameQuiet) {
   EXPECT_EQ(alerts[0].count, 1);
 }
 
+// A restarted `watch` restores its open alerts: with no line after the restart, each still
+// resolves once its quiet time has passed.
+TEST_F(CorrelatorTest, AnAlertRestoredFromSavedStateResolvesWhenQuiet) {
+  Correlator correlator(catalog_, CorrelatorOptions{});
+  ASSERT_EQ(Hit(&correlator, seconds(0), "node-2", "scroll").size(), 1u);
+  Correlator restored(catalog_, CorrelatorOptions{});
+  restored.RestoreState(correlator.SaveState());
+  std::vector<Alert> alerts;
+  restored.AdvanceTo(kStart + minutes(14), &alerts);
+  EXPECT_TRUE(alerts.empty());
+  restored.AdvanceTo(kStart + minutes(20), &alerts);
+  ASSERT_EQ(alerts.size(), 1u);
+  EXPECT_EQ(alerts[0].action, Alert::Action::kResolved);
+  EXPECT_EQ(alerts[0].time, kStart + minutes(15));
+}
+
 TEST_F(CorrelatorTest, RemindsAfterRealertWhileStillFiring) {
   Correlator correlator(catalog_, CorrelatorOptions{});
   ASSERT_EQ(Hit(&correlator, seconds(0), "node-2", "scroll").size(), 1u);
