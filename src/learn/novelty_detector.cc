@@ -116,7 +116,7 @@ NoveltyDetector::NoveltyDetector(const Catalog& catalog, std::optional<Baseline>
 
 void NoveltyDetector::SetCatalog(const Catalog& catalog) {
   catalog_ = &catalog;
-  shapes_.clear();
+  ForgetShapes();
   shapes_usable_ = std::all_of(catalog.benign().begin(), catalog.benign().end(), [](const BenignEntry& entry) {
     return entry.message_regex.empty() && entry.exception.empty();
   });
@@ -313,7 +313,7 @@ uint64_t NoveltyDetector::ShapeKey(uint64_t shape, std::string_view node, std::s
 void NoveltyDetector::Memoize(const LogRecord& record, const std::string& key, const std::vector<std::string>& classes,
                               KnownShape known) {
   if (!shapes_usable_) return;
-  if (shapes_.size() >= kMaxShapes) shapes_.clear();
+  if (shapes_.size() >= kMaxShapes) ForgetShapes();
   // Learn() has just counted the record: its place is there.
   known.place = learned_.PlaceOf({record.cluster, record.node, record.time, record.level, record.logger, {},
                                   known.warn ? &known.template_text : nullptr, &classes, known.warn ? &key : nullptr});
@@ -389,16 +389,30 @@ bool NoveltyDetector::ForgetStalePlaces() {
   if (learned_.evictions() == evicted_seen_) return false;
   // Learning dropped a template: what was known of shapes, and where, may be no more.
   evicted_seen_ = learned_.evictions();
-  shapes_.clear();
+  ForgetShapes();
   hit_places_.clear();
   return true;
 }
 
+NoveltyDetector::KnownShape* NoveltyDetector::FindShape(uint64_t key) {
+  CachedShape& cached = shape_cache_[(key ^ (key >> 32)) % shape_cache_.size()];
+  if (cached.shape != nullptr && cached.key == key) return cached.shape;
+  const auto it = shapes_.find(key);
+  if (it == shapes_.end()) return nullptr;
+  cached = {key, &it->second};
+  return cached.shape;
+}
+
+void NoveltyDetector::ForgetShapes() {
+  shapes_.clear();
+  shape_cache_.fill({});
+}
+
 bool NoveltyDetector::SettleShaped(const ShapedLine& line) {
   if (!options_.detect || ForgetStalePlaces()) return false;
-  const auto it = shapes_.find(ShapeKey(line.shape.id, line.node, line.cluster));
-  if (it == shapes_.end() || line.time < it->second.since) return false;
-  KnownShape& shape = it->second;
+  KnownShape* const found = FindShape(ShapeKey(line.shape.id, line.node, line.cluster));
+  if (found == nullptr || line.time < found->since) return false;
+  KnownShape& shape = *found;
   const bool lifecycle = InLifecycle(line.node, line.time);
   if (!lifecycle && !shape.benign && shape.warn) {
     // Counted towards its template's surge, unless the count would raise one: then the
@@ -409,14 +423,18 @@ bool NoveltyDetector::SettleShaped(const ShapedLine& line) {
         shape.rate_window_generation = rates_generation_;
       }
       Window& times = *shape.rate_window;
-      // Sightings before the window go now (AddSighting() would drop them next): in time
-      // order, the window's count is then its size.
-      DropBefore(&times, line.time - options_.surge_window);
+      const int threshold = SurgeThreshold(rate->expected);
       const bool in_order = times.empty() || times.back().time < line.time;
-      const int within = in_order || times.back().time == line.time
-                             ? static_cast<int>(times.size())
-                             : CountWithin(times, line.time, options_.surge_window);
-      if (1 + within >= SurgeThreshold(rate->expected)) return false;
+      // In time order, the window's size bounds its count: sightings before the window go
+      // only when the count might reach the threshold, many at once (one at a time, each
+      // line would wait on the memory of one written a window ago).
+      if (!in_order || 1 + times.size() >= static_cast<size_t>(threshold) || times.size() >= kMaxUntrimmed) {
+        DropBefore(&times, line.time - options_.surge_window);
+        const int within = in_order || times.back().time == line.time
+                               ? static_cast<int>(times.size())
+                               : CountWithin(times, line.time, options_.surge_window);
+        if (1 + within >= threshold) return false;
+      }
       const Sighting sighting{line.time, ShapedRecordHash({line.shape.id, line.values()})};
       if (in_order) {  // no repeat of it can be in the window, nor anything later
         times.push_back(sighting);

@@ -138,7 +138,7 @@ class NoveltyDetector {
   void RestoreLearned(Baseline learned) {
     learned_ = std::move(learned);
     covered_to_ = TimePoint::min();
-    shapes_.clear();  // they point into what was learned
+    ForgetShapes();  // they point into what was learned
     hit_places_.clear();
   }
   const NoveltyStats& stats() const { return stats_; }
@@ -218,6 +218,16 @@ class NoveltyDetector {
   void Memoize(const LogRecord& record, const std::string& key, const std::vector<std::string>& classes,
                KnownShape known);
   std::unordered_map<uint64_t, KnownShape> shapes_;
+  // The shape of a key, through a direct-mapped cache of those last found in shapes_: most
+  // notable lines are of a few shapes, and a hash table's lookup costs a division and a
+  // cache miss or two. Null when unknown.
+  KnownShape* FindShape(uint64_t key);
+  void ForgetShapes();  // empties shapes_, and the cache
+  struct CachedShape {
+    uint64_t key = 0;
+    KnownShape* shape = nullptr;  // in shapes_ (an unordered_map's values stay where they are)
+  };
+  std::array<CachedShape, 64> shape_cache_{};
   // Where records a curated pattern matched are learned, by ShapeKey() of the decoded
   // record's shape (ShapeOf(const LogRecord&)): kept, bounded and emptied as shapes_ are.
   std::unordered_map<uint64_t, LearnedPlace> hit_places_;
@@ -244,13 +254,17 @@ class NoveltyDetector {
   static bool AddSighting(Window* window, Sighting sighting, Duration span);
   // Drops the window's sightings before `from` (it is sorted by time).
   static void DropBefore(Window* window, TimePoint from);
+  // A surge window's sightings before it are dropped when its count may reach the
+  // threshold, or when it holds this many.
+  static constexpr size_t kMaxUntrimmed = 65536;
   // Drops the stalest windows when more than max_tracked are kept; true when it dropped any.
   template <typename Windows>
   bool Bound(Windows* windows, TimePoint now);
   // (cluster, class, node) -> recent sightings: a cluster's are those of its nodes, next to
   // each other in the map.
   std::map<std::tuple<std::string, std::string, std::string>, Window> sightings_;
-  // Hash of (node, template key) -> recent sightings, for surges.
+  // Hash of (node, template key) -> recent sightings, for surges. In time order but for a
+  // clock going back; those before surge_window may stay a while (see kMaxUntrimmed).
   std::unordered_map<uint64_t, Window> rates_;
   uint64_t rates_generation_ = 1;  // counts the times Bound() dropped windows of rates_
   static uint64_t RateKey(std::string_view node, std::string_view key);

@@ -264,6 +264,65 @@ TEST_F(NoveltyDetectorTest, ALineSettledByItsShapeCountsAndLearnsAsItsRecordDeco
   EXPECT_FALSE(settled.SettleShaped({t0, "n2", "prod", {kShape, 1}}));
 }
 
+// Hours of a template at half its surge count a window, then a burst: lines settled by their
+// shape keep sightings older than the window a while (they are dropped in batches), yet count
+// only the window's, and surge on the same lines as the records decoded in full.
+TEST_F(NoveltyDetectorTest, SettledLinesOverManyWindowsCountOnlyTheWindowsSightings) {
+  const TimePoint t0 = At("2026-11-29T02:00:00Z");
+  constexpr uint64_t kShape = 0x5eed;
+  NoveltyDetector decoded(*catalog_, DayBaseline(24));
+  NoveltyDetector settled(*catalog_, DayBaseline(24));
+  std::vector<TimePoint> times;
+  for (int i = 0; i < 90; ++i) times.push_back(t0 + std::chrono::minutes(2 * i));  // 5 a window: no surge
+  const TimePoint burst = times.back();
+  for (int i = 1; i <= 12; ++i) times.push_back(burst + std::chrono::seconds(5 * i));
+  std::vector<size_t> surges_decoded;
+  std::vector<size_t> surges_settled;
+  size_t settled_lines = 0;
+  for (size_t i = 0; i < times.size(); ++i) {
+    LogRecord line = Record(times[i], Level::kWarn, "n1", "disk [y] is slow", "", "o.e.x.Disk");
+    line.shape = kShape;
+    line.shape_values = i;
+    if (!Observe(&decoded, line).empty()) surges_decoded.push_back(i);
+    if (settled.SettleShaped({line.time, line.node, line.cluster, {line.shape, line.shape_values}})) {
+      ++settled_lines;
+    } else if (!Observe(&settled, line).empty()) {
+      surges_settled.push_back(i);
+    }
+  }
+  // The burst's fifth line is the tenth in its window: the five of the ten minutes before it
+  // and five of the burst, none of the 85 older.
+  ASSERT_FALSE(surges_decoded.empty());
+  EXPECT_EQ(surges_decoded.front(), 89u + 5u);
+  EXPECT_EQ(surges_settled, surges_decoded);
+  EXPECT_GT(settled_lines, 90u);
+  EXPECT_EQ(settled.learned().ToJson(), decoded.learned().ToJson());
+}
+
+// When learning drops a template to stay within its bound, what was known of shapes goes
+// (their places in what was learned may be gone): a line of a shape settled before is
+// decoded again, and settles again once its record has been.
+TEST_F(NoveltyDetectorTest, ShapesKnownAreForgottenWhenLearningDropsATemplate) {
+  using std::chrono::seconds;
+  NoveltyDetector detector(*catalog_, DayBaseline());
+  detector.RestoreLearned(Baseline(/*max_templates=*/2));
+  const TimePoint t0 = At("2026-11-29T02:00:00Z");
+  constexpr uint64_t kShape = 0x5eed;
+  LogRecord known = Record(t0, Level::kWarn, "n1", "disk [y] is slow", "", "o.e.x.Disk");
+  known.shape = kShape;
+  EXPECT_TRUE(Observe(&detector, known).empty());
+  EXPECT_TRUE(detector.SettleShaped({t0 + seconds(1), "n1", "prod", {kShape, 1}}));
+  for (const std::string word : {"alpha", "beta", "gamma"}) {
+    Observe(&detector, Record(t0 + seconds(2), Level::kWarn, "n1", word + " went wrong", "", "o.e.x.Other"));
+  }
+  ASSERT_GT(detector.learned().evictions(), 0u);
+  EXPECT_FALSE(detector.SettleShaped({t0 + seconds(3), "n1", "prod", {kShape, 2}}));
+  EXPECT_FALSE(detector.SettleShaped({t0 + seconds(3), "n1", "prod", {kShape, 3}}));
+  known.time = t0 + seconds(4);
+  EXPECT_TRUE(Observe(&detector, known).empty());
+  EXPECT_TRUE(detector.SettleShaped({t0 + seconds(5), "n1", "prod", {kShape, 4}}));
+}
+
 // With room for one surge window only, four nodes' windows keep dropping each other: a line
 // settled by its shape counts in its node's window as found again, and the detectors agree
 // on every surge and on what they learned (ASan would catch a window used after it went).
