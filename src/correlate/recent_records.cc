@@ -10,16 +10,18 @@ constexpr size_t kFirstSize = 1024;  // entries of the ring and slots of the tab
 }  // namespace
 
 void RecentRecords::ForgetBefore(TimePoint before) {
-  while (count_ > 0 && (ring_[oldest_].arrived < before || count_ == kCapacity)) {
-    Erase(ring_[oldest_].key);
-    oldest_ = (oldest_ + 1) % ring_.size();
-    --count_;
-  }
+  while (count_ > 0 && (ring_[oldest_].arrived < before || count_ == kCapacity)) ForgetOldest();
+}
+
+void RecentRecords::ForgetOldest() {
+  Erase(ring_[oldest_].key);
+  oldest_ = (oldest_ + 1) % ring_.size();
+  --count_;
 }
 
 bool RecentRecords::SeenElseAdd(uint64_t key, TimePoint arrived) {
   if (Contains(key)) return true;
-  if (count_ == kCapacity) ForgetBefore(TimePoint::min());  // forgets the oldest
+  if (count_ == kCapacity) ForgetOldest();
   if (2 * (count_ + 1) > slots_.size()) GrowTable();
   Insert(key);
   if (count_ == ring_.size()) GrowRing();

@@ -40,6 +40,7 @@ class RecentRecords {
   bool Contains(uint64_t key) const;
   void Insert(uint64_t key);
   void Erase(uint64_t key);
+  void ForgetOldest();  // of a non-empty ring
   void GrowTable();
   void GrowRing();
 
