@@ -6,28 +6,34 @@
 #include <cstring>
 
 #include "input/fd_source.h"
+#include "input/read_placement.h"
 
 namespace foreshock {
 
 namespace {
 
-// Decompressed bytes handed out per Read(), like a plain file's read: a 20:1 archive must not
-// become one huge buffer.
-constexpr size_t kOutputCap = 256 * 1024;
 // Compressed bytes kept in hand before reading more from the file.
 constexpr size_t kRefill = 64 * 1024;
 
 }  // namespace
 
-// One compression format's streaming decoder.
+// One compression format's streaming decoder. It decompresses straight into the caller's
+// string, at most kReadChunkBytes a call, like a plain file's read: a 1000:1 archive must not
+// become one huge buffer.
 class DecompressingSource::Decoder {
  public:
   virtual ~Decoder() = default;
-  // Decompresses from `in`, appending to *out; returns bytes of `in` consumed. Sets *error
-  // on corrupt data.
+  // Decompresses from `in`, appending at most kReadChunkBytes to *out; returns bytes of `in`
+  // consumed. Sets *error on corrupt data.
   virtual size_t Feed(std::string_view in, std::string* out, std::string* error) = 0;
+  // True when the last Feed() stopped at kReadChunkBytes: the decoder may hold more output of
+  // the input it took, for the next Feed() (with or without more input).
+  bool pending() const { return pending_; }
   // True when the input may end here (between members or frames).
   virtual bool at_boundary() const = 0;
+
+ protected:
+  bool pending_ = false;
 };
 
 class DecompressingSource::GzipDecoder final : public Decoder {
@@ -37,10 +43,13 @@ class DecompressingSource::GzipDecoder final : public Decoder {
 
   size_t Feed(std::string_view in, std::string* out, std::string* error) override {
     const size_t start = out->size();
+    out->resize(start + kReadChunkBytes);
+    auto* const to = reinterpret_cast<Bytef*>(out->data() + start);
+    size_t produced = 0;
     stream_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
     stream_.avail_in = static_cast<uInt>(in.size());
-    char chunk[256 * 1024];
-    bool more = stream_.avail_in > 0;
+    pending_ = false;
+    bool more = true;
     while (more) {
       if (boundary_) {
         if (stream_.avail_in == 0) break;
@@ -53,23 +62,27 @@ class DecompressingSource::GzipDecoder final : public Decoder {
         inflateReset(&stream_);
         boundary_ = false;
       }
-      stream_.next_out = reinterpret_cast<Bytef*>(chunk);
-      stream_.avail_out = sizeof chunk;
+      if (produced == kReadChunkBytes) {
+        pending_ = true;  // the rest next time
+        break;
+      }
+      stream_.next_out = to + produced;
+      stream_.avail_out = static_cast<uInt>(kReadChunkBytes - produced);
       const int status = inflate(&stream_, Z_NO_FLUSH);
-      out->append(chunk, sizeof chunk - stream_.avail_out);
+      produced = kReadChunkBytes - stream_.avail_out;
       if (status == Z_STREAM_END) {
         boundary_ = true;
-        more = stream_.avail_in > 0;
-      } else if (status == Z_OK || status == Z_BUF_ERROR) {
-        // Go on while input is left or the output filled up (more may be pending).
+      } else if (status == Z_OK) {
+        // On while input is left or the output filled up (more may be held).
         more = stream_.avail_in > 0 || stream_.avail_out == 0;
-        if (status == Z_BUF_ERROR && stream_.avail_out != 0) more = false;
+      } else if (status == Z_BUF_ERROR) {
+        more = stream_.avail_out == 0;  // no progress without more input
       } else {
         *error = std::string("corrupt gzip data (") + (stream_.msg != nullptr ? stream_.msg : "inflate failed") + ")";
         more = false;
       }
-      if (out->size() - start >= kOutputCap) more = false;  // the rest next time: memory stays bounded
     }
+    out->resize(start + produced);
     return in.size() - stream_.avail_in;
   }
   bool at_boundary() const override { return boundary_; }
@@ -86,26 +99,29 @@ class DecompressingSource::ZstdDecoder final : public Decoder {
 
   size_t Feed(std::string_view in, std::string* out, std::string* error) override {
     const size_t start = out->size();
+    out->resize(start + kReadChunkBytes);
     ZSTD_inBuffer input{in.data(), in.size(), 0};
-    char chunk[256 * 1024];
-    while (input.pos < input.size && out->size() - start < kOutputCap) {
-      ZSTD_outBuffer output{chunk, sizeof chunk, 0};
+    ZSTD_outBuffer output{out->data() + start, kReadChunkBytes, 0};
+    pending_ = false;
+    while (true) {
+      const size_t taken = input.pos;
+      const size_t given = output.pos;
       const size_t status = ZSTD_decompressStream(stream_, &output, &input);
-      out->append(chunk, output.pos);
       if (ZSTD_isError(status)) {
         *error = std::string("corrupt zstd data (") + ZSTD_getErrorName(status) + ")";
         break;
       }
-      boundary_ = status == 0;
+      // 0: a frame ended and all of it was flushed. A call that did nothing (asked for held
+      // output at a frame's end) says nothing of where the input stands.
+      if (input.pos != taken || output.pos != given) boundary_ = status == 0;
+      if (output.pos == output.size) {
+        pending_ = true;  // it may hold more: the rest next time
+        break;
+      }
+      // All input taken, and the output not full: the decoder flushed all it could.
+      if (input.pos == input.size) break;
     }
-    // Flush what the decoder still holds for this input.
-    while (!boundary_ && out->size() - start < kOutputCap) {
-      ZSTD_outBuffer output{chunk, sizeof chunk, 0};
-      const size_t status = ZSTD_decompressStream(stream_, &output, &input);
-      out->append(chunk, output.pos);
-      if (ZSTD_isError(status) || output.pos == 0) break;
-      boundary_ = status == 0;
-    }
+    out->resize(start + output.pos);
     return input.pos;
   }
   bool at_boundary() const override { return boundary_; }
@@ -145,7 +161,7 @@ Result<Source::ReadState> DecompressingSource::Read(std::string* out, Duration w
     }
   }
   if (!sniffed_) return inner_ended_ ? ReadState::kEnd : ReadState::kIdle;
-  if (!compressed_.empty()) {
+  if (!compressed_.empty() || decoder_->pending()) {
     std::string error;
     const size_t used = decoder_->Feed(compressed_, out, &error);
     consumed_ += used;
@@ -156,7 +172,7 @@ Result<Source::ReadState> DecompressingSource::Read(std::string* out, Duration w
       return out->empty() ? ReadState::kEnd : ReadState::kData;
     }
   }
-  if (inner_ended_ && compressed_.empty()) {
+  if (inner_ended_ && compressed_.empty() && !decoder_->pending()) {
     if (!decoder_->at_boundary()) {
       damage_ = compression_ + " archive truncated at compressed byte offset " + std::to_string(consumed_);
     }

@@ -7,9 +7,11 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <fstream>
 
 #include "input/fd_source.h"
+#include "input/read_placement.h"
 #include "testing/temp_dir.h"
 
 namespace foreshock {
@@ -83,6 +85,38 @@ TEST_F(DecompressingSourceTest, ZstdOfSeveralFramesIsReadToTheEnd) {
   EXPECT_EQ(result.compression, "zstd");
   EXPECT_EQ(result.text, Lines(0, 31000));
   EXPECT_FALSE(result.damage.has_value());
+}
+
+// However far an archive expands (a log of one line repeated shrinks a thousandfold), a read
+// hands out at most kReadChunkBytes of it, like a plain file's read, and the archive comes
+// whole: what the decoder still held when a read stopped there comes with the next reads,
+// also after the last compressed byte was read.
+TEST_F(DecompressingSourceTest, ArchivesExpandingFarComeWholeInReadsOfAChunkAtMost) {
+  const std::string line = "[2026-11-29T02:54:11,112][WARN ][o.e.s.SearchService] [node-2] same line again\n";
+  for (const size_t size : {kReadChunkBytes - 1, kReadChunkBytes, kReadChunkBytes + 1, 3 * kReadChunkBytes + 7,
+                            size_t{10'000'000}}) {
+    std::string text;
+    while (text.size() < size) text += line;
+    text.resize(size);
+    for (const bool zstd : {false, true}) {
+      auto source = OpenInputFile(Write(zstd ? "repeat.zst" : "repeat.gz", zstd ? Zstd(text) : Gzip(text))).value();
+      std::string read;
+      size_t largest = 0;
+      while (true) {
+        std::string out;
+        auto state = source->Read(&out, Duration(0));
+        ASSERT_TRUE(state.ok());
+        largest = std::max(largest, out.size());
+        read += out;
+        if (*state == Source::ReadState::kEnd) break;
+      }
+      const std::string what = (zstd ? "zstd of " : "gzip of ") + std::to_string(size) + " bytes";
+      EXPECT_EQ(read.size(), text.size()) << what;
+      EXPECT_TRUE(read == text) << what;
+      EXPECT_FALSE(source->damage().has_value()) << what << ": " << source->damage().value_or("");
+      EXPECT_LE(largest, kReadChunkBytes) << what;
+    }
+  }
 }
 
 TEST_F(DecompressingSourceTest, PlainTextPassesThroughEvenWhenNamedGz) {
