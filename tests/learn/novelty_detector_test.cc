@@ -63,6 +63,24 @@ class NoveltyDetectorTest : public ::testing::Test {
   }
   std::string PatternOf(const PatternHit& hit) const { return catalog_->patterns()[hit.pattern].id; }
 
+  // What two detectors made of the same lines: one given each record decoded in full, the
+  // other each line as the reader hands it out, settled by its shape where it can be and
+  // decoded where not. Lines are known by their number in the feed.
+  struct SideBySide {
+    std::vector<int> surges_decoded;
+    std::vector<int> surges_settled;
+    std::vector<int> settled_lines;
+  };
+  void FeedBoth(NoveltyDetector* decoded, NoveltyDetector* settled, int number, const LogRecord& line,
+                SideBySide* seen) {
+    if (!Observe(decoded, line).empty()) seen->surges_decoded.push_back(number);
+    if (settled->SettleShaped({line.time, line.node, line.cluster, {line.shape, line.shape_values}})) {
+      seen->settled_lines.push_back(number);
+    } else if (!Observe(settled, line).empty()) {
+      seen->surges_settled.push_back(number);
+    }
+  }
+
   std::unique_ptr<const Catalog> catalog_;
 };
 
@@ -243,21 +261,11 @@ TEST_F(NoveltyDetectorTest, ALineSettledByItsShapeCountsAndLearnsAsItsRecordDeco
   NoveltyDetector decoded(*catalog_, DayBaseline(24));
   NoveltyDetector settled(*catalog_, DayBaseline(24));
   EXPECT_FALSE(settled.SettleShaped({t0, "n1", "prod", {kShape, 0}}));  // never met
-  std::vector<int> surges_decoded;
-  std::vector<int> surges_settled;
-  std::vector<int> settled_lines;
-  for (int i = 1; i <= 12; ++i) {
-    if (!Observe(&decoded, record(i)).empty()) surges_decoded.push_back(i);
-    const LogRecord line = record(i);
-    if (settled.SettleShaped({line.time, line.node, line.cluster, {line.shape, line.shape_values}})) {
-      settled_lines.push_back(i);
-    } else if (!Observe(&settled, line).empty()) {
-      surges_settled.push_back(i);
-    }
-  }
-  EXPECT_EQ(surges_decoded, (std::vector<int>{10, 11, 12}));
-  EXPECT_EQ(surges_settled, surges_decoded);
-  EXPECT_EQ(settled_lines, (std::vector<int>{2, 3, 4, 5, 6, 7, 8, 9}));
+  SideBySide seen;
+  for (int i = 1; i <= 12; ++i) FeedBoth(&decoded, &settled, i, record(i), &seen);
+  EXPECT_EQ(seen.surges_decoded, (std::vector<int>{10, 11, 12}));
+  EXPECT_EQ(seen.surges_settled, seen.surges_decoded);
+  EXPECT_EQ(seen.settled_lines, (std::vector<int>{2, 3, 4, 5, 6, 7, 8, 9}));
   EXPECT_EQ(settled.learned().ToJson(), decoded.learned().ToJson());
   EXPECT_EQ(settled.stats().by_shape, 8u);
   // On another node the shape is not known yet.
@@ -276,26 +284,19 @@ TEST_F(NoveltyDetectorTest, SettledLinesOverManyWindowsCountOnlyTheWindowsSighti
   for (int i = 0; i < 90; ++i) times.push_back(t0 + std::chrono::minutes(2 * i));  // 5 a window: no surge
   const TimePoint burst = times.back();
   for (int i = 1; i <= 12; ++i) times.push_back(burst + std::chrono::seconds(5 * i));
-  std::vector<size_t> surges_decoded;
-  std::vector<size_t> surges_settled;
-  size_t settled_lines = 0;
+  SideBySide seen;
   for (size_t i = 0; i < times.size(); ++i) {
     LogRecord line = Record(times[i], Level::kWarn, "n1", "disk [y] is slow", "", "o.e.x.Disk");
     line.shape = kShape;
     line.shape_values = i;
-    if (!Observe(&decoded, line).empty()) surges_decoded.push_back(i);
-    if (settled.SettleShaped({line.time, line.node, line.cluster, {line.shape, line.shape_values}})) {
-      ++settled_lines;
-    } else if (!Observe(&settled, line).empty()) {
-      surges_settled.push_back(i);
-    }
+    FeedBoth(&decoded, &settled, static_cast<int>(i), line, &seen);
   }
   // The burst's fifth line is the tenth in its window: the five of the ten minutes before it
   // and five of the burst, none of the 85 older.
-  ASSERT_FALSE(surges_decoded.empty());
-  EXPECT_EQ(surges_decoded.front(), 89u + 5u);
-  EXPECT_EQ(surges_settled, surges_decoded);
-  EXPECT_GT(settled_lines, 90u);
+  ASSERT_FALSE(seen.surges_decoded.empty());
+  EXPECT_EQ(seen.surges_decoded.front(), 89 + 5);
+  EXPECT_EQ(seen.surges_settled, seen.surges_decoded);
+  EXPECT_GT(seen.settled_lines.size(), 90u);
   EXPECT_EQ(settled.learned().ToJson(), decoded.learned().ToJson());
 }
 
@@ -343,24 +344,17 @@ TEST_F(NoveltyDetectorTest, SettledLinesCountInSurgeWindowsDroppedToStayBounded)
   NoveltyDetector decoded(*catalog_, baseline, options);
   NoveltyDetector settled(*catalog_, baseline, options);
   constexpr uint64_t kShape = 0x5eed;
-  std::vector<int> surges_decoded;
-  std::vector<int> surges_settled;
-  int settled_lines = 0;
+  SideBySide seen;
   for (int i = 1; i <= 64; ++i) {
     LogRecord line = Record(t0 + std::chrono::seconds(5 * i), Level::kWarn, nodes[static_cast<size_t>(i) % 4],
                             "disk [y] is slow", "", "o.e.x.Disk");
     line.shape = kShape;
     line.shape_values = static_cast<uint64_t>(i);
-    if (!Observe(&decoded, line).empty()) surges_decoded.push_back(i);
-    if (settled.SettleShaped({line.time, line.node, line.cluster, {line.shape, line.shape_values}})) {
-      ++settled_lines;
-    } else if (!Observe(&settled, line).empty()) {
-      surges_settled.push_back(i);
-    }
+    FeedBoth(&decoded, &settled, i, line, &seen);
   }
-  EXPECT_FALSE(surges_decoded.empty());
-  EXPECT_EQ(surges_settled, surges_decoded);
-  EXPECT_GT(settled_lines, 8);
+  EXPECT_FALSE(seen.surges_decoded.empty());
+  EXPECT_EQ(seen.surges_settled, seen.surges_decoded);
+  EXPECT_GT(seen.settled_lines.size(), 8u);
   EXPECT_EQ(settled.learned().ToJson(), decoded.learned().ToJson());
 }
 
