@@ -19,6 +19,10 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr auto kMaxSlice = std::chrono::milliseconds(50);
+// How long a line part way written holds back hits of the other files: its end normally
+// comes within microseconds; a file left ending mid-line (a writer killed) must not delay
+// alerts for ever.
+constexpr auto kMaxWaitForLineEnd = std::chrono::seconds(2);
 
 bool IsCompressed(const std::string& path) {
   for (const char* ext : {".gz", ".zst", ".bz2", ".xz", ".zip"}) {
@@ -169,6 +173,8 @@ Status Follower::Step(Pipeline* pipeline, bool* got_data) {
     }
     return at;
   };
+  const auto round_began = std::chrono::steady_clock::now();
+  bool read_to_end = true;
   while (true) {
     const bool in_time = std::chrono::steady_clock::now() < slice_end;
     Head* next_head = nullptr;
@@ -190,9 +196,27 @@ Status Follower::Step(Pipeline* pipeline, bool* got_data) {
     *got_data = true;
     next_head->full = false;
     FORESHOCK_RETURN_IF_ERROR(pipeline->Process(next_head->record, /*live=*/true));
-    if (!in_time) next_head->drained = true;
+    if (!in_time) {
+      next_head->drained = true;
+      read_to_end = false;
+    }
   }
+  if (read_to_end) pipeline->NoteReadRound(round_began, LineBeingWritten());
   return Status();
+}
+
+bool Follower::LineBeingWritten() {
+  const auto now = std::chrono::steady_clock::now();
+  bool writing = false;
+  for (auto& [path, file] : files_) {
+    if (!file.reader->mid_line()) {
+      file.mid_line_since.reset();
+      continue;
+    }
+    if (!file.mid_line_since) file.mid_line_since = now;
+    writing = writing || now - *file.mid_line_since < kMaxWaitForLineEnd;
+  }
+  return writing;
 }
 
 void Follower::Wait(Duration at_most) {

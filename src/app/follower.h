@@ -12,6 +12,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -42,7 +43,8 @@ class Follower {
 
   // Picks up new files when due, then hands the records available in every file to
   // `pipeline`, for at most about 50 ms (the caller checkpoints between calls). *got_data is
-  // set when anything was read.
+  // set when anything was read. A step that read every file to its end tells the pipeline
+  // so (Pipeline::NoteReadRound), with whether one ends part way through a line.
   Status Step(Pipeline* pipeline, bool* got_data);
   // Sleeps until a followed file or folder changes, or `at_most` passes.
   void Wait(Duration at_most);
@@ -62,7 +64,12 @@ class Follower {
   struct File {
     TailSource* source = nullptr;  // owned by reader
     std::unique_ptr<RecordReader> reader;
+    // Since when the file has ended part way through a line (its writer is writing it).
+    std::optional<std::chrono::steady_clock::time_point> mid_line_since;
   };
+
+  // Whether a file ends part way through a line begun less than kMaxWaitForLineEnd ago.
+  bool LineBeingWritten();
 
   // What a path or glob matched when last expanded, said on stderr when it changes.
   enum class Matched { kLogs, kNothing, kOnlyArchives };

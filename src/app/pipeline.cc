@@ -1,6 +1,7 @@
 #include "app/pipeline.h"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 #include <spdlog/spdlog.h>
@@ -329,6 +330,7 @@ Status Pipeline::MaybeTick() {
 
 void Pipeline::SetLiveInputs(int count) {
   // One live input arrives in its own order; several interleave and are briefly held.
+  live_inputs_ = count;
   reorder_.set_max_hold(count > 1 ? kMaxHold : std::chrono::milliseconds(0));
 }
 
@@ -344,10 +346,23 @@ Status Pipeline::ReplaceCatalog(const Catalog& catalog, const Matcher& matcher) 
   return Status();
 }
 
+void Pipeline::NoteReadRound(std::chrono::steady_clock::time_point began, bool line_being_written) {
+  read_in_rounds_ = true;
+  round_began_ = began;
+  line_being_written_ = line_being_written;
+}
+
 Status Pipeline::Release(bool live, bool end) {
   alerts_.clear();
   released_.clear();
-  reorder_.Release(live, end, &released_);
+  // One live input waits for no other: its hits go at once (max_hold is zero).
+  std::optional<std::chrono::steady_clock::time_point> inputs_read_at;
+  if (live && (!read_in_rounds_ || live_inputs_ <= 1)) {
+    inputs_read_at = std::chrono::steady_clock::now();
+  } else if (live && !line_being_written_) {
+    inputs_read_at = round_began_;
+  }
+  reorder_.Release(inputs_read_at, end, &released_);
   for (const std::unique_ptr<HeldRecord>& held : released_) {
     correlator_->AdvanceTo(held->record.time, &alerts_);
     correlator_->Observe(held->record, held->hits, &alerts_);

@@ -83,6 +83,14 @@ class Pipeline {
   // The push interface `watch` drives. How many live inputs interleave decides whether hits
   // wait (briefly) for earlier lines of other inputs.
   void SetLiveInputs(int count);
+  // For inputs read in rounds (watch's follower): a round that began at `began` read every
+  // input to its end, and `line_being_written` says one of them ends part way through a
+  // line. A held hit then goes by wall time only after a round that began max_hold after its
+  // hold (a reader slow to come back to an input must not let a hit pass that input's
+  // earlier line, already written), and not while a line is being written (it may be
+  // older). Without rounds (Run(), or after EndReadRounds()), wall time alone decides.
+  void NoteReadRound(std::chrono::steady_clock::time_point began, bool line_being_written);
+  void EndReadRounds() { read_in_rounds_ = false; }
   Status Process(const LogRecord& record, bool live);
   // Lets `input` pass over a run of quiet records (see the top of this file) when one may go
   // now, given the earliest next record of the other inputs (TimePoint::max() when `input`
@@ -171,6 +179,10 @@ class Pipeline {
   CorrelatorOptions options_;
   TimePoint watermark_{};
   std::chrono::steady_clock::time_point watermark_seen_at_{};
+  int live_inputs_ = 0;
+  bool read_in_rounds_ = false;  // see NoteReadRound()
+  std::chrono::steady_clock::time_point round_began_{};
+  bool line_being_written_ = false;
   PipelineSummary summary_;
   std::vector<uint64_t> pattern_hits_;  // by pattern index: counted without a lookup per hit
   std::map<std::tuple<std::string, std::string, std::string>, uint64_t> alert_counts_;

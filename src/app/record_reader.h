@@ -116,6 +116,8 @@ class RecordReader final : public RecordStream {
   uint64_t processed_lines() const { return untimed_.empty() ? processed_lines_ : untimed_lines_; }
   bool live() const override { return source_->live(); }
   bool cut_short() const override { return source_->cut_short(); }
+  // Whether the bytes read end part way through a line (whose end has not been read).
+  bool mid_line() const { return !framer_.at_line_start(); }
   const InputStats& stats() const { return stats_; }
   // Switches the prefilter (a reloaded catalog's matcher; null: decode everything in full).
   void set_prefilter(const Matcher* matcher) { options_.prefilter = matcher; }

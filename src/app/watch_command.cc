@@ -353,6 +353,8 @@ int RunWatch(const Args& args) {
   }
   // Lines in hand are done; a record still waiting for its continuation lines is read again
   // next time (the saved offset is before it).
+  // Nothing more is read: what is held goes after its wall-clock hold.
+  pipeline.EndReadRounds();
   for (int tries = 0; tries < 100 && !pipeline.quiescent(); ++tries) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
     if (!pipeline.OnIdle().ok()) break;

@@ -32,13 +32,13 @@ void ReorderBuffer::Recycle(std::vector<std::unique_ptr<HeldRecord>>* released) 
   released->clear();
 }
 
-void ReorderBuffer::Release(bool live, bool end, std::vector<std::unique_ptr<HeldRecord>>* out) {
+void ReorderBuffer::Release(std::optional<std::chrono::steady_clock::time_point> inputs_read_at, bool end,
+                            std::vector<std::unique_ptr<HeldRecord>>* out) {
   TimePoint until = watermark_ - allowed_lateness_;
-  if (live) {
-    // The oldest record held too long takes everything before it along.
-    const auto now = std::chrono::steady_clock::now();
+  if (inputs_read_at) {
+    // The oldest record held long enough takes everything before it along.
     for (const std::unique_ptr<HeldRecord>& held : held_) {
-      if (now - held->held_since >= max_hold_) until = std::max(until, held->record.time);
+      if (held->held_since + max_hold_ <= *inputs_read_at) until = std::max(until, held->record.time);
     }
   }
   while (!held_.empty() && (end || held_.front()->record.time <= until)) {

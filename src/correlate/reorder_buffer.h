@@ -5,8 +5,10 @@
 // order; a record is held until the watermark (the newest event time seen) is
 // `allowed_lateness` past it, then released in time order, so a replay with lines shuffled
 // within that bound gives exactly the alerts of the ordered logs. Live inputs cannot wait for
-// event time to pass: there a held record is also released once it has waited `max_hold` of
-// wall-clock time, keeping alert latency in milliseconds. Only records with hits are held
+// event time to pass: there a held record is also released once every input was read after
+// it had waited `max_hold` of wall-clock time, keeping alert latency in milliseconds (a
+// reader that is itself slow to read the other inputs again does not let the record pass
+// their earlier lines already written). Only records with hits are held
 // (copies of them), so memory stays small; released records handed back with Recycle() are
 // copied into next, their buffers reused, so holding a record costs no allocation once
 // records as long have been held. Not thread-safe.
@@ -14,6 +16,7 @@
 #include <chrono>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "base/time.h"
@@ -43,9 +46,11 @@ class ReorderBuffer {
   void Observe(TimePoint time) { watermark_ = std::max(watermark_, time); }
 
   // Moves to *out, in time order, every held record that may go: those the watermark is
-  // `allowed_lateness` past, and, when `live`, those held longer than max_hold. `end` (input
-  // exhausted) releases everything.
-  void Release(bool live, bool end, std::vector<std::unique_ptr<HeldRecord>>* out);
+  // `allowed_lateness` past, and, for live inputs, those held at least max_hold before
+  // `inputs_read_at`, a time after which every input was read to its end (nullopt: by event
+  // time only). `end` (input exhausted) releases everything.
+  void Release(std::optional<std::chrono::steady_clock::time_point> inputs_read_at, bool end,
+               std::vector<std::unique_ptr<HeldRecord>>* out);
   // Takes back released records once applied (leaves *released empty): Hold() copies into
   // them. At most kSpares are kept.
   void Recycle(std::vector<std::unique_ptr<HeldRecord>>* released);

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <thread>
+
 #include "input/fd_source.h"
 #include "testing/collecting_sink.h"
 #include "testing/temp_dir.h"
@@ -70,6 +72,81 @@ TEST(PipelineTest, MergesInputsByEventTimeWhateverTheirOrder) {
     EXPECT_EQ(alerts[1].action, Alert::Action::kResolved);
     EXPECT_EQ(FormatTimestamp(alerts[1].time), "2026-11-29T02:15:40.000Z");
   }
+}
+
+// A three-step chain whose steps nodes log apart, for watch's rounds of reads.
+Catalog ChainCatalog() {
+  std::vector<Pattern> patterns;
+  Rule chain;
+  chain.id = "t.chain";
+  chain.name = "chain";
+  chain.kind = Rule::Kind::kSequence;
+  chain.window = std::chrono::minutes(10);
+  chain.group_by = {"cluster"};
+  chain.realert = std::chrono::hours(1);
+  chain.resolve_after = std::chrono::hours(1);
+  for (const std::string step : {"first", "second", "third"}) {
+    Pattern pattern;
+    pattern.id = "t." + step;
+    pattern.regex = step + " step";
+    patterns.push_back(pattern);
+    chain.steps.push_back({{pattern.id}, Severity::kWarning, step});
+  }
+  return Catalog(patterns, {chain});
+}
+
+// Live lines are stamped near the wall clock (the event clock holds others until it is sure).
+const TimePoint kLiveStart =
+    std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now()) - std::chrono::minutes(1);
+
+LogRecord Record(int second, const std::string& node, const std::string& text) {
+  LogRecord record;
+  record.time = record.stamp = kLiveStart + std::chrono::seconds(second);
+  record.has_time = true;
+  record.level = Level::kWarn;
+  record.node = node;
+  record.cluster = "prod";
+  record.text = text;
+  record.message_length = text.size();
+  return record;
+}
+
+// Watch reads its files in rounds. A hit held for the other files goes once a round read
+// them all after its 150 ms hold, not on wall time alone (the watcher itself may have been
+// too slow to read them again), and not while a file ends part way through a line: the
+// chain's second step, from another node, still comes before its third.
+TEST(PipelineTest, AHeldHitWaitsForARoundOfReadsAfterItsHold) {
+  const Catalog catalog = ChainCatalog();
+  auto matcher = Matcher::Create(catalog, MatcherOptions{});
+  ASSERT_TRUE(matcher.ok());
+  std::vector<Alert> alerts;
+  std::vector<std::unique_ptr<Sink>> sinks;
+  sinks.push_back(std::make_unique<CollectingSink>(&alerts));
+  Pipeline pipeline(catalog, **matcher, CorrelatorOptions{}, std::move(sinks));
+  pipeline.SetLiveInputs(3);
+  const auto hold = std::chrono::milliseconds(200);  // past the 150 ms a hit waits
+  ASSERT_TRUE(pipeline.Process(Record(0, "node-1", "first step"), /*live=*/true).ok());
+  std::this_thread::sleep_for(hold);
+  pipeline.NoteReadRound(std::chrono::steady_clock::now(), false);
+  ASSERT_TRUE(pipeline.OnIdle().ok());
+  ASSERT_EQ(alerts.size(), 1u);
+  ASSERT_TRUE(pipeline.Process(Record(20, "node-3", "third step"), /*live=*/true).ok());
+  std::this_thread::sleep_for(hold);
+  ASSERT_TRUE(pipeline.OnIdle().ok());
+  EXPECT_EQ(alerts.size(), 1u) << "no round read the other files since the hold";
+  pipeline.NoteReadRound(std::chrono::steady_clock::now(), /*line_being_written=*/true);
+  ASSERT_TRUE(pipeline.OnIdle().ok());
+  EXPECT_EQ(alerts.size(), 1u) << "a file ends part way through a line";
+  ASSERT_TRUE(pipeline.Process(Record(10, "node-2", "second step"), /*live=*/true).ok());
+  pipeline.NoteReadRound(std::chrono::steady_clock::now(), false);
+  ASSERT_TRUE(pipeline.OnIdle().ok());
+  ASSERT_EQ(alerts.size(), 3u);
+  EXPECT_EQ(alerts[1].action, Alert::Action::kEscalated);
+  EXPECT_EQ(alerts[1].stage, 2);
+  EXPECT_EQ(alerts[1].time, kLiveStart + std::chrono::seconds(10));
+  EXPECT_EQ(alerts[2].stage, 3);
+  EXPECT_EQ(alerts[2].time, kLiveStart + std::chrono::seconds(20));
+  EXPECT_EQ(pipeline.summary().late, 0u);
 }
 
 }  // namespace

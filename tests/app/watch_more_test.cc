@@ -139,6 +139,43 @@ TEST(WatchMoreTest, AChainSpansARestart) {
                                                       "2026-11-29T04:06:22.735Z resolved stage=3"}));
 }
 
+// A chain's steps logged by two nodes keep their order when the watcher catches one node's
+// writer part way through a line: the later step, read whole from another file, waits for
+// that line's end (not only the 150 ms a hit waits for other files).
+TEST(WatchMoreTest, AHitWaitsForTheOlderLineAnotherFileIsPartWayThrough) {
+  TempDir dir;
+  auto line_of = [](const std::string& file, const std::string& stamp) {
+    const std::string all = testing::ReadFile(Sample("scenarios/master-loss/" + file));
+    const size_t at = all.rfind('\n', all.find("\"@timestamp\":\"" + stamp)) + 1;
+    return all.substr(at, all.find('\n', at) + 1 - at);
+  };
+  const std::string storm = line_of("es-master-1.json", "2026-11-29T09:41:05.220Z");
+  const std::string master_failed = line_of("es-data-2.json", "2026-11-29T09:44:17.031Z");
+  const std::string node_left = line_of("es-master-2.json", "2026-11-29T09:44:32.105Z");
+  const std::string out = dir.path() + "/out", err = dir.path() + "/err";
+  for (const char* name : {"/es-master-1.json", "/es-data-2.json", "/es-master-2.json"}) {
+    std::ofstream(dir.path() + name).flush();
+  }
+  const pid_t pid = Start({"--from", "beginning", "--state-dir", dir.path() + "/state", "--no-novelty",
+                           dir.path() + "/*.json"},
+                          out, err);
+  Append(dir.path() + "/es-master-1.json", storm);
+  ASSERT_TRUE(WaitFor([&] { return Summaries(out).size() == 1; }, 15s)) << Slurp(err);
+  const size_t cut = master_failed.find("failed, restarting");
+  Append(dir.path() + "/es-data-2.json", master_failed.substr(0, cut));
+  std::this_thread::sleep_for(300ms);
+  Append(dir.path() + "/es-master-2.json", node_left);
+  std::this_thread::sleep_for(800ms);
+  Append(dir.path() + "/es-data-2.json", master_failed.substr(cut));
+  WaitFor([&] { return Summaries(out).size() == 3; }, 10s);
+  std::this_thread::sleep_for(300ms);
+  EXPECT_EQ(Stop(pid), 0);
+  EXPECT_EQ(Summaries(out), (std::vector<std::string>{"2026-11-29T09:41:05.220Z firing stage=1",
+                                                      "2026-11-29T09:44:17.031Z escalated stage=2",
+                                                      "2026-11-29T09:44:32.105Z escalated stage=3"}))
+      << Slurp(err);
+}
+
 }  // namespace
 }  // namespace foreshock
 

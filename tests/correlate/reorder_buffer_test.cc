@@ -34,26 +34,33 @@ TEST(ReorderBufferTest, ReleasesInEventTimeOrderOnceTheLatenessHasPassed) {
   std::vector<std::unique_ptr<HeldRecord>> out;
   ASSERT_TRUE(buffer.Hold(At(10), NoHits()));
   ASSERT_TRUE(buffer.Hold(At(5), NoHits()));
-  buffer.Release(false, false, &out);
+  buffer.Release(std::nullopt, false, &out);
   EXPECT_TRUE(out.empty()) << "nothing is 30 s old yet";
   buffer.Observe(kStart + std::chrono::seconds(36));
-  buffer.Release(false, false, &out);
+  buffer.Release(std::nullopt, false, &out);
   EXPECT_EQ(Texts(out), std::vector<std::string>{"5"});
   EXPECT_FALSE(buffer.Hold(At(4), NoHits())) << "older than what was released: late";
   out.clear();
-  buffer.Release(false, /*end=*/true, &out);
+  buffer.Release(std::nullopt, /*end=*/true, &out);
   EXPECT_EQ(Texts(out), std::vector<std::string>{"10"});
 }
 
-TEST(ReorderBufferTest, LiveRecordsGoAfterTheirWallClockHold) {
+TEST(ReorderBufferTest, LiveRecordsGoOnceTheInputsWereReadAfterTheirWallClockHold) {
   ReorderBuffer buffer(std::chrono::seconds(30), std::chrono::milliseconds(5));
   std::vector<std::unique_ptr<HeldRecord>> out;
+  const auto before = std::chrono::steady_clock::now();
   buffer.Hold(At(10), NoHits());
-  buffer.Release(true, false, &out);
+  buffer.Hold(At(8), NoHits());
+  buffer.Release(std::chrono::steady_clock::now(), false, &out);
   EXPECT_TRUE(out.empty());
   std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  buffer.Release(true, false, &out);
-  EXPECT_EQ(Texts(out), std::vector<std::string>{"10"});
+  // Inputs last read before the hold: another input's earlier line may be there, unread.
+  buffer.Release(before, false, &out);
+  EXPECT_TRUE(out.empty()) << "held 10 ms, but the inputs were not read since";
+  buffer.Release(std::nullopt, false, &out);
+  EXPECT_TRUE(out.empty()) << "by event time alone, nothing is 30 s old";
+  buffer.Release(std::chrono::steady_clock::now(), false, &out);
+  EXPECT_EQ(Texts(out), (std::vector<std::string>{"8", "10"}));
 }
 
 // Records released and handed back are reused for the next ones held: each record comes
@@ -70,7 +77,7 @@ TEST(ReorderBufferTest, RecycledRecordsHoldOnlyWhatTheNextRecordSays) {
   hits[0].captures.push_back({"gc_overhead_pct", "97", 97.0});
   ASSERT_TRUE(buffer.Hold(first, &hits));
   EXPECT_TRUE(hits.empty()) << "the hits are taken";
-  buffer.Release(false, /*end=*/true, &out);
+  buffer.Release(std::nullopt, /*end=*/true, &out);
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0]->record.file, first.file);
   EXPECT_EQ(out[0]->hits.size(), 2u);
@@ -80,7 +87,7 @@ TEST(ReorderBufferTest, RecycledRecordsHoldOnlyWhatTheNextRecordSays) {
     std::vector<PatternHit> one(1);
     one[0].pattern = n;
     ASSERT_TRUE(buffer.Hold(At(n), &one));
-    buffer.Release(false, /*end=*/true, &out);
+    buffer.Release(std::nullopt, /*end=*/true, &out);
     ASSERT_EQ(out.size(), 1u);
     EXPECT_EQ(out[0]->record.text, std::to_string(n));
     EXPECT_TRUE(out[0]->record.logger.empty());
