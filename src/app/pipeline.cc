@@ -259,9 +259,9 @@ Status Pipeline::Correlate(const LogRecord& given, std::vector<PatternHit>* hits
 }
 
 std::map<std::string, uint64_t> Pipeline::pattern_hits() const {
-  std::map<std::string, uint64_t> by_id;
+  std::map<std::string, uint64_t> by_id = replaced_pattern_hits_;
   for (size_t pattern = 0; pattern < pattern_hits_.size(); ++pattern) {
-    if (pattern_hits_[pattern] > 0) by_id[catalog_->patterns()[pattern].id] = pattern_hits_[pattern];
+    if (pattern_hits_[pattern] > 0) by_id[catalog_->patterns()[pattern].id] += pattern_hits_[pattern];
   }
   return by_id;
 }
@@ -339,6 +339,9 @@ Status Pipeline::ReplaceCatalog(const Catalog& catalog, const Matcher& matcher) 
   FORESHOCK_RETURN_IF_ERROR(FlushClock(/*live=*/true, /*end=*/true));
   FORESHOCK_RETURN_IF_ERROR(Release(/*live=*/true, /*end=*/true));
   const nlohmann::json state = correlator_->SaveState();
+  // Hits counted so far keep their patterns' ids; the new catalog numbers its own.
+  for (const auto& [id, count] : pattern_hits()) replaced_pattern_hits_[id] = count;
+  pattern_hits_.assign(catalog.patterns().size(), 0);
   correlator_ = std::make_unique<Correlator>(catalog, options_, &clock_);
   correlator_->RestoreState(state);
   catalog_ = &catalog;

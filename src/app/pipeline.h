@@ -185,6 +185,7 @@ class Pipeline {
   bool line_being_written_ = false;
   PipelineSummary summary_;
   std::vector<uint64_t> pattern_hits_;  // by pattern index: counted without a lookup per hit
+  std::map<std::string, uint64_t> replaced_pattern_hits_;  // by id, counted under catalogs since replaced
   std::map<std::tuple<std::string, std::string, std::string>, uint64_t> alert_counts_;
   std::chrono::steady_clock::duration tick_period_{};
   std::function<Status()> tick_;

@@ -149,5 +149,32 @@ TEST(PipelineTest, AHeldHitWaitsForARoundOfReadsAfterItsHold) {
   EXPECT_EQ(pipeline.summary().late, 0u);
 }
 
+Pattern NamedPattern(const std::string& id, const std::string& regex) {
+  Pattern pattern;
+  pattern.id = id;
+  pattern.regex = regex;
+  return pattern;
+}
+
+// A catalog reloaded (SIGHUP) numbers its patterns anew: the hits counted before keep their
+// patterns' names, and a pattern the old catalog did not have is counted under its own.
+TEST(PipelineTest, HitCountsKeepTheirPatternsAcrossACatalogReload) {
+  const Catalog before({NamedPattern("t.rejected", "rejected execution")}, {});
+  const Catalog after({NamedPattern("t.breaker", "Data too large"), NamedPattern("t.rejected", "rejected execution"),
+                       NamedPattern("t.scroll", "too many scroll contexts")},
+                      {});
+  auto before_matcher = Matcher::Create(before, MatcherOptions{});
+  auto after_matcher = Matcher::Create(after, MatcherOptions{});
+  ASSERT_TRUE(before_matcher.ok() && after_matcher.ok());
+  Pipeline pipeline(before, **before_matcher, CorrelatorOptions{}, {});
+  ASSERT_TRUE(pipeline.Process(Record(0, "node-1", "rejected execution of bulk"), /*live=*/false).ok());
+  ASSERT_TRUE(pipeline.ReplaceCatalog(after, **after_matcher).ok());
+  ASSERT_TRUE(pipeline.Process(Record(1, "node-1", "rejected execution of search"), /*live=*/false).ok());
+  ASSERT_TRUE(pipeline.Process(Record(2, "node-1", "Trying to create too many scroll contexts"), false).ok());
+  ASSERT_TRUE(pipeline.Finish().ok());
+  EXPECT_EQ(pipeline.pattern_hits(), (std::map<std::string, uint64_t>{{"t.rejected", 2}, {"t.scroll", 1}}));
+  EXPECT_EQ(pipeline.summary().hits, 3u);
+}
+
 }  // namespace
 }  // namespace foreshock
