@@ -129,7 +129,7 @@ void Follower::Discover() {
       if (reader_options.default_cluster.empty()) reader_options.default_cluster = ClusterOfFile(path);
       auto reader = RecordReader::Create(std::move(source), reader_options);
       if (!reader.ok()) continue;  // options were validated before
-      files_[path] = File{raw, std::move(reader).value()};
+      files_[path] = File{raw, std::move(reader).value(), std::nullopt};
       AddWatch(path);  // the file itself: inotify follows symlinks (Kubernetes log links)
       spdlog::info("following {}", path);
     }
