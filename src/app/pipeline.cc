@@ -349,6 +349,11 @@ Status Pipeline::ReplaceCatalog(const Catalog& catalog, const Matcher& matcher) 
   return Status();
 }
 
+std::chrono::steady_clock::time_point Pipeline::InputsReadAt() const {
+  if (!read_in_rounds_) return std::chrono::steady_clock::now();
+  return line_being_written_ ? std::chrono::steady_clock::time_point::min() : round_began_;
+}
+
 void Pipeline::NoteReadRound(std::chrono::steady_clock::time_point began, bool line_being_written) {
   read_in_rounds_ = true;
   round_began_ = began;
@@ -360,11 +365,7 @@ Status Pipeline::Release(bool live, bool end) {
   released_.clear();
   // One live input waits for no other: its hits go at once (max_hold is zero).
   std::optional<std::chrono::steady_clock::time_point> inputs_read_at;
-  if (live && (!read_in_rounds_ || live_inputs_ <= 1)) {
-    inputs_read_at = std::chrono::steady_clock::now();
-  } else if (live && !line_being_written_) {
-    inputs_read_at = round_began_;
-  }
+  if (live) inputs_read_at = live_inputs_ <= 1 ? std::chrono::steady_clock::now() : InputsReadAt();
   reorder_.Release(inputs_read_at, end, &released_);
   for (const std::unique_ptr<HeldRecord>& held : released_) {
     correlator_->AdvanceTo(held->record.time, &alerts_);
@@ -382,7 +383,7 @@ Status Pipeline::Release(bool live, bool end) {
 Status Pipeline::FlushClock(bool live, bool end) {
   if (!clock_.holding()) return Status();
   timed_.clear();
-  clock_.Flush(end, &timed_);
+  clock_.Flush(end, InputsReadAt(), &timed_);
   return CorrelateTimed(live);
 }
 

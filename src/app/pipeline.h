@@ -88,7 +88,8 @@ class Pipeline {
   // line. A held hit then goes by wall time only after a round that began max_hold after its
   // hold (a reader slow to come back to an input must not let a hit pass that input's
   // earlier line, already written), and not while a line is being written (it may be
-  // older). Without rounds (Run(), or after EndReadRounds()), wall time alone decides.
+  // older); so is a stamp the event clock holds decided. Without rounds (Run(), or after
+  // EndReadRounds()), wall time alone decides.
   void NoteReadRound(std::chrono::steady_clock::time_point began, bool line_being_written);
   void EndReadRounds() { read_in_rounds_ = false; }
   Status Process(const LogRecord& record, bool live);
@@ -161,6 +162,9 @@ class Pipeline {
   Status PassQuiet(std::string_view input, uint64_t count, TimePoint newest, bool live);
   // Applies the hits the reorder buffer lets go, in event-time order.
   Status Release(bool live, bool end);
+  // A time after which every live input was read to its end (see NoteReadRound()): the
+  // wall clock, or the last round's start; time_point::min() while a line is being written.
+  std::chrono::steady_clock::time_point InputsReadAt() const;
   Status Emit(std::vector<Alert>* alerts);
   Status MaybeTick();
 

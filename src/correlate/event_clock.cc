@@ -300,16 +300,19 @@ void EventClock::ReleaseTimeless(std::vector<TimedRecord>* ready) {
   }
 }
 
-void EventClock::Flush(bool end, std::vector<TimedRecord>* ready) {
-  const auto now = std::chrono::steady_clock::now();
+void EventClock::Flush(bool end, std::chrono::steady_clock::time_point inputs_read_at,
+                       std::vector<TimedRecord>* ready) {
+  auto decided = [&](std::chrono::steady_clock::time_point since) {
+    return end || since + kLiveDecisionWait <= inputs_read_at;
+  };
   // Clocks with something held, oldest first, so records go out roughly as they came.
   std::vector<NodeClock*> waiting;
   for (auto& [key, clock] : clocks_) {
-    if (!clock.pending.empty() && (end || now - clock.pending_since >= kLiveDecisionWait)) waiting.push_back(&clock);
+    if (!clock.pending.empty() && decided(clock.pending_since)) waiting.push_back(&clock);
   }
   std::sort(waiting.begin(), waiting.end(),
             [](const NodeClock* a, const NodeClock* b) { return a->pending_since < b->pending_since; });
-  if (!opening_.empty() && (end || now - opening_since_ >= kLiveDecisionWait)) ReleaseOpening(BestOpening(), ready);
+  if (!opening_.empty() && decided(opening_since_)) ReleaseOpening(BestOpening(), ready);
   for (NodeClock* clock : waiting) {
     // Nothing contradicted the held stamp; only too few records came after it (a file's last
     // lines after a gap). It stands when within a day of the node's clock: a gap, not a stray.

@@ -61,8 +61,10 @@ class EventClock {
   void Hold(const LogRecord& record, const std::vector<PatternHit>& hits, bool live,
             std::vector<TimedRecord>* ready);
   // Lets go of what waits: everything at end of input (`end`), else (live inputs gone quiet)
-  // what has waited a second of wall-clock time.
-  void Flush(bool end, std::vector<TimedRecord>* ready);
+  // what was held a second or more before `inputs_read_at`, a time after which every input
+  // was read to its end (the wall clock, where inputs are not read in rounds): a record
+  // that would confirm or refute the held stamp cannot be waiting unread.
+  void Flush(bool end, std::chrono::steady_clock::time_point inputs_read_at, std::vector<TimedRecord>* ready);
 
   // Notes records of `input` passed over without being handed out (quiet runs): its newest time.
   void NoteStream(std::string_view input, TimePoint newest);

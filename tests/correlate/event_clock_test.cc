@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <thread>
+
 #include "base/time.h"
 #include "base/time_zone.h"
 #include "base/timestamp_parser.h"
@@ -39,7 +41,13 @@ class ClockDriver {
   }
   void End() {
     std::vector<TimedRecord> ready;
-    clock_.Flush(/*end=*/true, &ready);
+    clock_.Flush(/*end=*/true, std::chrono::steady_clock::now(), &ready);
+    Note(ready);
+  }
+  // Live inputs gone quiet, all read to their end at `read_at`.
+  void Quiet(std::chrono::steady_clock::time_point read_at) {
+    std::vector<TimedRecord> ready;
+    clock_.Flush(/*end=*/false, read_at, &ready);
     Note(ready);
   }
   const std::vector<std::string>& out() const { return out_; }
@@ -192,6 +200,23 @@ TEST(EventClockTest, LiveAStampNearTheWallClockIsTakenAtOnce) {
   driver.Feed("n1", "2026-12-05T09:59:59Z", /*live=*/true);
   ASSERT_EQ(driver.out().size(), 1u);
   EXPECT_EQ(driver.out()[0], "n1@2026-12-05T09:59:59.000Z");
+}
+
+// Live, a stamp far from the wall clock waits a second for records that confirm or refute
+// it, counted to when the inputs were all read again: a reader that was itself slow to read
+// them does not decide it without the records already written.
+TEST(EventClockTest, LiveAHeldStampIsDecidedOnceTheInputsWereReadASecondLater) {
+  const TimePoint wall = At("2026-12-05T10:00:00Z");
+  ClockDriver driver(EventClockOptions{}, [wall] { return wall; });
+  const auto held_at = std::chrono::steady_clock::now();
+  driver.Feed("n1", "2026-12-05T09:00:00Z", /*live=*/true);
+  driver.Quiet(held_at);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));  // the reader was slow
+  driver.Quiet(held_at + std::chrono::milliseconds(900));
+  EXPECT_TRUE(driver.out().empty()) << "the inputs were not read a second after the hold";
+  driver.Quiet(std::chrono::steady_clock::now() + std::chrono::seconds(1));
+  ASSERT_EQ(driver.out().size(), 1u);
+  EXPECT_EQ(driver.out()[0], "n1@2026-12-05T09:00:00.000Z");
 }
 
 }  // namespace
