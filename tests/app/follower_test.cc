@@ -53,9 +53,7 @@ void Drain(Follower* follower, Pipeline* pipeline) {
 testing::TimingOutcome Follow(const Catalog& catalog, const Matcher& matcher, const std::string& path,
                               const std::string& rest, bool prefilter) {
   std::vector<Alert> alerts;
-  std::vector<std::unique_ptr<Sink>> sinks;
-  sinks.push_back(std::make_unique<testing::CollectingSink>(&alerts));
-  Pipeline pipeline(catalog, matcher, CorrelatorOptions{}, std::move(sinks));
+  Pipeline pipeline(catalog, matcher, CorrelatorOptions{}, testing::SinksCollectingInto(&alerts));
   pipeline.SetLiveInputs(1);
   FollowerOptions options;
   options.patterns = {path};

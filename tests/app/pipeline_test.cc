@@ -11,7 +11,7 @@
 namespace foreshock {
 namespace {
 
-using testing::CollectingSink;
+using testing::SinksCollectingInto;
 using testing::TempDir;
 
 std::string Line(const std::string& time, const std::string& node, const std::string& message) {
@@ -41,9 +41,7 @@ std::vector<Alert> RunOn(const Catalog& catalog, const std::vector<std::string>&
   auto matcher = Matcher::Create(catalog, MatcherOptions{});
   EXPECT_TRUE(matcher.ok());
   std::vector<Alert> alerts;
-  std::vector<std::unique_ptr<Sink>> sinks;
-  sinks.push_back(std::make_unique<CollectingSink>(&alerts));
-  Pipeline pipeline(catalog, **matcher, CorrelatorOptions{}, std::move(sinks));
+  Pipeline pipeline(catalog, **matcher, CorrelatorOptions{}, SinksCollectingInto(&alerts));
   std::vector<std::unique_ptr<RecordReader>> readers;
   for (const std::string& path : paths) {
     readers.push_back(std::move(RecordReader::Create(std::move(FdSource::Open(path)).value(), {})).value());
@@ -120,9 +118,7 @@ TEST(PipelineTest, AHeldHitWaitsForARoundOfReadsAfterItsHold) {
   auto matcher = Matcher::Create(catalog, MatcherOptions{});
   ASSERT_TRUE(matcher.ok());
   std::vector<Alert> alerts;
-  std::vector<std::unique_ptr<Sink>> sinks;
-  sinks.push_back(std::make_unique<CollectingSink>(&alerts));
-  Pipeline pipeline(catalog, **matcher, CorrelatorOptions{}, std::move(sinks));
+  Pipeline pipeline(catalog, **matcher, CorrelatorOptions{}, SinksCollectingInto(&alerts));
   pipeline.SetLiveInputs(3);
   const auto hold = std::chrono::milliseconds(200);  // past the 150 ms a hit waits
   ASSERT_TRUE(pipeline.Process(Record(0, "node-1", "first step"), /*live=*/true).ok());

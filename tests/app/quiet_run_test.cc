@@ -22,9 +22,7 @@ namespace {
 testing::TimingOutcome RunPipeline(const Catalog& catalog, const Matcher& matcher, const std::vector<std::string>& paths,
                                    bool prefilter) {
   std::vector<Alert> alerts;
-  std::vector<std::unique_ptr<Sink>> sinks;
-  sinks.push_back(std::make_unique<testing::CollectingSink>(&alerts));
-  Pipeline pipeline(catalog, matcher, CorrelatorOptions{}, std::move(sinks));
+  Pipeline pipeline(catalog, matcher, CorrelatorOptions{}, testing::SinksCollectingInto(&alerts));
   std::vector<std::unique_ptr<RecordReader>> readers;
   RecordReaderOptions options;
   options.prefilter = prefilter ? &matcher : nullptr;

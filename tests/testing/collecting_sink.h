@@ -2,6 +2,7 @@
 
 // A Sink that keeps every alert it is given, in order, for tests to look at.
 
+#include <memory>
 #include <vector>
 
 #include "sink/sink.h"
@@ -20,5 +21,12 @@ class CollectingSink final : public Sink {
  private:
   std::vector<Alert>* alerts_;
 };
+
+// A Pipeline's sinks: one CollectingSink into *alerts.
+inline std::vector<std::unique_ptr<Sink>> SinksCollectingInto(std::vector<Alert>* alerts) {
+  std::vector<std::unique_ptr<Sink>> sinks;
+  sinks.push_back(std::make_unique<CollectingSink>(alerts));
+  return sinks;
+}
 
 }  // namespace foreshock::testing
