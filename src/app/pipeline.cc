@@ -1,7 +1,6 @@
 #include "app/pipeline.h"
 
 #include <algorithm>
-#include <optional>
 #include <utility>
 
 #include <spdlog/spdlog.h>
@@ -364,8 +363,10 @@ Status Pipeline::Release(bool live, bool end) {
   alerts_.clear();
   released_.clear();
   // One live input waits for no other: its hits go at once (max_hold is zero).
-  std::optional<std::chrono::steady_clock::time_point> inputs_read_at;
-  if (live) inputs_read_at = live_inputs_ <= 1 ? std::chrono::steady_clock::now() : InputsReadAt();
+  const std::chrono::steady_clock::time_point inputs_read_at =
+      !live                ? std::chrono::steady_clock::time_point::min()
+      : live_inputs_ <= 1 ? std::chrono::steady_clock::now()
+                          : InputsReadAt();
   reorder_.Release(inputs_read_at, end, &released_);
   for (const std::unique_ptr<HeldRecord>& held : released_) {
     correlator_->AdvanceTo(held->record.time, &alerts_);

@@ -32,13 +32,13 @@ void ReorderBuffer::Recycle(std::vector<std::unique_ptr<HeldRecord>>* released) 
   released->clear();
 }
 
-void ReorderBuffer::Release(std::optional<std::chrono::steady_clock::time_point> inputs_read_at, bool end,
+void ReorderBuffer::Release(std::chrono::steady_clock::time_point inputs_read_at, bool end,
                             std::vector<std::unique_ptr<HeldRecord>>* out) {
   TimePoint until = watermark_ - allowed_lateness_;
-  if (inputs_read_at) {
+  if (inputs_read_at != std::chrono::steady_clock::time_point::min()) {
     // The oldest record held long enough takes everything before it along.
     for (const std::unique_ptr<HeldRecord>& held : held_) {
-      if (held->held_since + max_hold_ <= *inputs_read_at) until = std::max(until, held->record.time);
+      if (held->held_since + max_hold_ <= inputs_read_at) until = std::max(until, held->record.time);
     }
   }
   while (!held_.empty() && (end || held_.front()->record.time <= until)) {

@@ -16,7 +16,6 @@
 #include <chrono>
 #include <deque>
 #include <memory>
-#include <optional>
 #include <vector>
 
 #include "base/time.h"
@@ -47,9 +46,9 @@ class ReorderBuffer {
 
   // Moves to *out, in time order, every held record that may go: those the watermark is
   // `allowed_lateness` past, and, for live inputs, those held at least max_hold before
-  // `inputs_read_at`, a time after which every input was read to its end (nullopt: by event
-  // time only). `end` (input exhausted) releases everything.
-  void Release(std::optional<std::chrono::steady_clock::time_point> inputs_read_at, bool end,
+  // `inputs_read_at`, a time after which every input was read to its end (time_point::min():
+  // by event time only). `end` (input exhausted) releases everything.
+  void Release(std::chrono::steady_clock::time_point inputs_read_at, bool end,
                std::vector<std::unique_ptr<HeldRecord>>* out);
   // Takes back released records once applied (leaves *released empty): Hold() copies into
   // them. At most kSpares are kept.

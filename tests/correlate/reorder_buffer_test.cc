@@ -14,6 +14,9 @@ std::vector<PatternHit>* NoHits() {
   return &none;
 }
 
+// Release()'s "no input read": records go by event time only.
+constexpr std::chrono::steady_clock::time_point kByEventTimeOnly = std::chrono::steady_clock::time_point::min();
+
 const TimePoint kStart = std::chrono::sys_days(std::chrono::year(2026) / 11 / 29);
 
 LogRecord At(int seconds) {
@@ -34,14 +37,14 @@ TEST(ReorderBufferTest, ReleasesInEventTimeOrderOnceTheLatenessHasPassed) {
   std::vector<std::unique_ptr<HeldRecord>> out;
   ASSERT_TRUE(buffer.Hold(At(10), NoHits()));
   ASSERT_TRUE(buffer.Hold(At(5), NoHits()));
-  buffer.Release(std::nullopt, false, &out);
+  buffer.Release(kByEventTimeOnly, false, &out);
   EXPECT_TRUE(out.empty()) << "nothing is 30 s old yet";
   buffer.Observe(kStart + std::chrono::seconds(36));
-  buffer.Release(std::nullopt, false, &out);
+  buffer.Release(kByEventTimeOnly, false, &out);
   EXPECT_EQ(Texts(out), std::vector<std::string>{"5"});
   EXPECT_FALSE(buffer.Hold(At(4), NoHits())) << "older than what was released: late";
   out.clear();
-  buffer.Release(std::nullopt, /*end=*/true, &out);
+  buffer.Release(kByEventTimeOnly, /*end=*/true, &out);
   EXPECT_EQ(Texts(out), std::vector<std::string>{"10"});
 }
 
@@ -57,7 +60,7 @@ TEST(ReorderBufferTest, LiveRecordsGoOnceTheInputsWereReadAfterTheirWallClockHol
   // Inputs last read before the hold: another input's earlier line may be there, unread.
   buffer.Release(before, false, &out);
   EXPECT_TRUE(out.empty()) << "held 10 ms, but the inputs were not read since";
-  buffer.Release(std::nullopt, false, &out);
+  buffer.Release(kByEventTimeOnly, false, &out);
   EXPECT_TRUE(out.empty()) << "by event time alone, nothing is 30 s old";
   buffer.Release(std::chrono::steady_clock::now(), false, &out);
   EXPECT_EQ(Texts(out), (std::vector<std::string>{"8", "10"}));
@@ -77,7 +80,7 @@ TEST(ReorderBufferTest, RecycledRecordsHoldOnlyWhatTheNextRecordSays) {
   hits[0].captures.push_back({"gc_overhead_pct", "97", 97.0});
   ASSERT_TRUE(buffer.Hold(first, &hits));
   EXPECT_TRUE(hits.empty()) << "the hits are taken";
-  buffer.Release(std::nullopt, /*end=*/true, &out);
+  buffer.Release(kByEventTimeOnly, /*end=*/true, &out);
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0]->record.file, first.file);
   EXPECT_EQ(out[0]->hits.size(), 2u);
@@ -87,7 +90,7 @@ TEST(ReorderBufferTest, RecycledRecordsHoldOnlyWhatTheNextRecordSays) {
     std::vector<PatternHit> one(1);
     one[0].pattern = n;
     ASSERT_TRUE(buffer.Hold(At(n), &one));
-    buffer.Release(std::nullopt, /*end=*/true, &out);
+    buffer.Release(kByEventTimeOnly, /*end=*/true, &out);
     ASSERT_EQ(out.size(), 1u);
     EXPECT_EQ(out[0]->record.text, std::to_string(n));
     EXPECT_TRUE(out[0]->record.logger.empty());
