@@ -206,6 +206,20 @@ void Pipeline::ReportAnomaly(const LogRecord& record) {
                FormatDuration(options_.max_clock_jump), FormatTimestamp(record.time), more);
 }
 
+void Pipeline::ReportLate(const LogRecord& record) {
+  const bool first = summary_.late++ == 0;
+  std::string more;
+  if (!late_reports_.Allow(&more)) return;
+  spdlog::warn("{}:{}: a hit stamped {} comes {} after the input reached {}, past --lateness ({}): it is applied "
+               "out of order, and alerts may differ from what the logs tell{}{}",
+               record.source, record.line_number, FormatTimestamp(record.time),
+               About(reorder_.watermark() - record.time), FormatTimestamp(reorder_.watermark()),
+               FormatDuration(options_.allowed_lateness), more,
+               first ? ". Several files one after another (cat)? Name them instead: scan and replay merge files "
+                       "by event time. A stream out of order by more needs a larger --lateness."
+                     : "");
+}
+
 void Pipeline::DecodeDeferred(const LogRecord& record) {
   auto& decoders = deferred_decoders_[record.format];
   if (decoders == nullptr) decoders = std::move(DecoderSet::Create(record.format)).value();
@@ -250,7 +264,7 @@ Status Pipeline::Correlate(const LogRecord& given, std::vector<PatternHit>* hits
   // Hits no rule uses are counted above and go no further: nothing holds or copies them.
   const bool late = !hits->empty() && reorder_.TooLate(record.time);
   if (!exhaustive_) std::erase_if(*hits, [this](const PatternHit& hit) { return !correlator_->Uses(hit.pattern); });
-  if (late) ++summary_.late;  // too late to reorder: applied as it is
+  if (late) ReportLate(record);  // too late to reorder: applied as it is
   if (!hits->empty() && !reorder_.Hold(record, hits)) correlator_->Observe(record, *hits, &alerts_);
   FORESHOCK_RETURN_IF_ERROR(Emit(&alerts_));
   if (tick_ && ++records_since_tick_check_ >= 1024) FORESHOCK_RETURN_IF_ERROR(MaybeTick());

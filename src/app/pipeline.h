@@ -156,6 +156,9 @@ class Pipeline {
   // Lets go of what the clock holds: everything at `end`, else what waited long enough.
   Status FlushClock(bool live, bool end);
   void ReportAnomaly(const LogRecord& record);
+  // A hit too late to reorder (before what was released): applied out of order, so alerts may
+  // differ from the logs' story. Said on stderr with the line's place.
+  void ReportLate(const LogRecord& record);
   // `input` ended early, damaged or failing: its nodes' silence after it is not judged.
   void NoteInputCut(const RecordStream& input, const MergeHead& head);
   // Accounts for `count` such records, the newest at `newest`, as Process() would have.
@@ -179,6 +182,9 @@ class Pipeline {
   std::vector<TimedRecord> timed_;
   // Clock anomalies: reported freely 5 times, then once per 10 s.
   ReportLimiter anomaly_reports_{5, std::chrono::seconds(10)};
+  // Late hits: the first with what to do about it, then once a minute (a file read after
+  // another comes late line after line).
+  ReportLimiter late_reports_{1, std::chrono::minutes(1)};
   std::vector<std::unique_ptr<HeldRecord>> released_;
   CorrelatorOptions options_;
   TimePoint watermark_{};
