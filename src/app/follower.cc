@@ -19,10 +19,11 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr auto kMaxSlice = std::chrono::milliseconds(50);
-// How long a line part way written holds back hits of the other files: its end normally
-// comes within microseconds; a file left ending mid-line (a writer killed) must not delay
-// alerts for ever.
-constexpr auto kMaxWaitForLineEnd = std::chrono::seconds(2);
+// How long a record not yet ended holds back hits of the other files: a line part way written
+// normally ends within microseconds, a plain record once its next record starts or after
+// quiet_flush (1 s); a file left ending mid-line (a writer killed), or a stack trace written
+// line by line for long, must not delay alerts for ever.
+constexpr auto kMaxWaitForRecordEnd = std::chrono::seconds(2);
 
 bool IsCompressed(const std::string& path) {
   for (const char* ext : {".gz", ".zst", ".bz2", ".xz", ".zip"}) {
@@ -129,7 +130,7 @@ void Follower::Discover() {
       if (reader_options.default_cluster.empty()) reader_options.default_cluster = ClusterOfFile(path);
       auto reader = RecordReader::Create(std::move(source), reader_options);
       if (!reader.ok()) continue;  // options were validated before
-      files_[path] = File{raw, std::move(reader).value(), std::nullopt};
+      files_[path] = File{raw, std::move(reader).value(), 0, {}};
       AddWatch(path);  // the file itself: inotify follows symlinks (Kubernetes log links)
       spdlog::info("following {}", path);
     }
@@ -201,20 +202,22 @@ Status Follower::Step(Pipeline* pipeline, bool* got_data) {
       read_to_end = false;
     }
   }
-  if (read_to_end) pipeline->NoteReadRound(round_began, LineBeingWritten());
+  if (read_to_end) pipeline->NoteReadRound(round_began, RecordBeingWritten());
   return Status();
 }
 
-bool Follower::LineBeingWritten() {
+bool Follower::RecordBeingWritten() {
   const auto now = std::chrono::steady_clock::now();
   bool writing = false;
   for (auto& [path, file] : files_) {
-    if (!file.reader->mid_line()) {
-      file.mid_line_since.reset();
-      continue;
+    const uint64_t line = file.reader->unfinished_record_line();
+    // Timed record by record: a busy plain log always ends with one not yet ended, each
+    // ended by the next a moment later.
+    if (line != file.unfinished_line) {
+      file.unfinished_line = line;
+      file.unfinished_since = now;
     }
-    if (!file.mid_line_since) file.mid_line_since = now;
-    writing = writing || now - *file.mid_line_since < kMaxWaitForLineEnd;
+    writing = writing || (line != 0 && now - file.unfinished_since < kMaxWaitForRecordEnd);
   }
   return writing;
 }

@@ -64,12 +64,15 @@ class Follower {
   struct File {
     TailSource* source = nullptr;  // owned by reader
     std::unique_ptr<RecordReader> reader;
-    // Since when the file has ended part way through a line (its writer is writing it).
-    std::optional<std::chrono::steady_clock::time_point> mid_line_since;
+    // The unfinished record the file ends with (RecordReader::unfinished_record_line()),
+    // and since when it has been seen so (its writer is writing it).
+    uint64_t unfinished_line = 0;
+    std::chrono::steady_clock::time_point unfinished_since{};
   };
 
-  // Whether a file ends part way through a line begun less than kMaxWaitForLineEnd ago.
-  bool LineBeingWritten();
+  // Whether a file ends with a record not yet ended, first seen so less than
+  // kMaxWaitForRecordEnd ago.
+  bool RecordBeingWritten();
 
   // What a path or glob matched when last expanded, said on stderr when it changes.
   enum class Matched { kLogs, kNothing, kOnlyArchives };

@@ -364,13 +364,13 @@ Status Pipeline::ReplaceCatalog(const Catalog& catalog, const Matcher& matcher) 
 
 std::chrono::steady_clock::time_point Pipeline::InputsReadAt() const {
   if (!read_in_rounds_) return std::chrono::steady_clock::now();
-  return line_being_written_ ? std::chrono::steady_clock::time_point::min() : round_began_;
+  return record_being_written_ ? std::chrono::steady_clock::time_point::min() : round_began_;
 }
 
-void Pipeline::NoteReadRound(std::chrono::steady_clock::time_point began, bool line_being_written) {
+void Pipeline::NoteReadRound(std::chrono::steady_clock::time_point began, bool record_being_written) {
   read_in_rounds_ = true;
   round_began_ = began;
-  line_being_written_ = line_being_written;
+  record_being_written_ = record_being_written;
 }
 
 Status Pipeline::Release(bool live, bool end) {
@@ -381,7 +381,10 @@ Status Pipeline::Release(bool live, bool end) {
       !live                ? std::chrono::steady_clock::time_point::min()
       : live_inputs_ <= 1 ? std::chrono::steady_clock::now()
                           : InputsReadAt();
-  reorder_.Release(inputs_read_at, end, &released_);
+  // Nor does wall time let a hit pass an older record the event clock holds (a quiet node's
+  // line after a gap, waiting for the node's next ones): it would then come too late.
+  const TimePoint held_by_clock = live && clock_.holding() ? clock_.OldestHeldStamp() : TimePoint::max();
+  reorder_.Release(inputs_read_at, end, &released_, held_by_clock);
   for (const std::unique_ptr<HeldRecord>& held : released_) {
     correlator_->AdvanceTo(held->record.time, &alerts_);
     correlator_->Observe(held->record, held->hits, &alerts_);

@@ -84,13 +84,14 @@ class Pipeline {
   // wait (briefly) for earlier lines of other inputs.
   void SetLiveInputs(int count);
   // For inputs read in rounds (watch's follower): a round that began at `began` read every
-  // input to its end, and `line_being_written` says one of them ends part way through a
-  // line. A held hit then goes by wall time only after a round that began max_hold after its
-  // hold (a reader slow to come back to an input must not let a hit pass that input's
-  // earlier line, already written), and not while a line is being written (it may be
-  // older); so is a stamp the event clock holds decided. Without rounds (Run(), or after
+  // input to its end, and `record_being_written` says one of them ends with a record not yet
+  // ended (a line part way written, a plain record that may get more lines). A held hit then
+  // goes by wall time only after a round that began max_hold after its hold (a reader slow to
+  // come back to an input must not let a hit pass that input's earlier line, already
+  // written), and not while a record is being written (it may be older); so is a stamp the
+  // event clock holds decided. Without rounds (Run(), or after
   // EndReadRounds()), wall time alone decides.
-  void NoteReadRound(std::chrono::steady_clock::time_point began, bool line_being_written);
+  void NoteReadRound(std::chrono::steady_clock::time_point began, bool record_being_written);
   void EndReadRounds() { read_in_rounds_ = false; }
   Status Process(const LogRecord& record, bool live);
   // Lets `input` pass over a run of quiet records (see the top of this file) when one may go
@@ -166,7 +167,7 @@ class Pipeline {
   // Applies the hits the reorder buffer lets go, in event-time order.
   Status Release(bool live, bool end);
   // A time after which every live input was read to its end (see NoteReadRound()): the
-  // wall clock, or the last round's start; time_point::min() while a line is being written.
+  // wall clock, or the last round's start; time_point::min() while a record is being written.
   std::chrono::steady_clock::time_point InputsReadAt() const;
   Status Emit(std::vector<Alert>* alerts);
   Status MaybeTick();
@@ -192,7 +193,7 @@ class Pipeline {
   int live_inputs_ = 0;
   bool read_in_rounds_ = false;  // see NoteReadRound()
   std::chrono::steady_clock::time_point round_began_{};
-  bool line_being_written_ = false;
+  bool record_being_written_ = false;
   PipelineSummary summary_;
   std::vector<uint64_t> pattern_hits_;  // by pattern index: counted without a lookup per hit
   std::map<std::string, uint64_t> replaced_pattern_hits_;  // by id, counted under catalogs since replaced

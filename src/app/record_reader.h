@@ -116,8 +116,13 @@ class RecordReader final : public RecordStream {
   uint64_t processed_lines() const { return untimed_.empty() ? processed_lines_ : untimed_lines_; }
   bool live() const override { return source_->live(); }
   bool cut_short() const override { return source_->cut_short(); }
-  // Whether the bytes read end part way through a line (whose end has not been read).
-  bool mid_line() const { return !framer_.at_line_start(); }
+  // The line where the input's last record begins while that record has not ended, else 0:
+  // a plain record waiting for more lines (a stack trace) or for quiet_flush, or a line
+  // whose end has not been read yet.
+  uint64_t unfinished_record_line() const {
+    if (assembler_.has_pending()) return assembler_.pending_first_line();
+    return framer_.at_line_start() ? 0 : line_number_ + 1;
+  }
   const InputStats& stats() const { return stats_; }
   // Switches the prefilter (a reloaded catalog's matcher; null: decode everything in full).
   void set_prefilter(const Matcher* matcher) { options_.prefilter = matcher; }

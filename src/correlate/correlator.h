@@ -36,7 +36,8 @@
 //   back), holds hits in the ReorderBuffer until the newest time seen is allowed_lateness past
 //   them, and calls AdvanceTo() with that settled time; live inputs also move it on with the
 //   wall clock while idle (OnIdle), and, when several are merged, let held hits go after
-//   150 ms of waiting for the others' earlier lines (one live input waits for nothing).
+//   150 ms of waiting for the others' earlier lines (one live input waits for nothing), never
+//   past an older line EventClock still holds.
 // - Here, hits are counted at their correlation time, and a hit about another node (its
 //   subject) is moved onto that node's clock by the difference of the two nodes' lags. Time-
 //   driven decisions (resolutions, absences, forgetting) judge each group at the settled time

@@ -300,6 +300,16 @@ void EventClock::ReleaseTimeless(std::vector<TimedRecord>* ready) {
   }
 }
 
+TimePoint EventClock::OldestHeldStamp() const {
+  TimePoint oldest = TimePoint::max();
+  if (held_count_ == 0) return oldest;
+  for (const auto& [key, clock] : clocks_) {
+    for (const HeldRecord& held : clock.pending) oldest = std::min(oldest, held.record.time);
+  }
+  for (const HeldRecord& held : opening_) oldest = std::min(oldest, held.record.time);
+  return oldest;
+}
+
 void EventClock::Flush(bool end, std::chrono::steady_clock::time_point inputs_read_at,
                        std::vector<TimedRecord>* ready) {
   auto decided = [&](std::chrono::steady_clock::time_point since) {

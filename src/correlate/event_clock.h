@@ -76,6 +76,9 @@ class EventClock {
   Duration LagOf(std::string_view node) const;
   // True while some record is held: every record must then come through Accept().
   bool holding() const { return held_count_ > 0; }
+  // The oldest stamp of the records held (a jump waiting for its node's next records, the
+  // stream's first stamps), TimePoint::max() when none: Flush() may yet let them go at it.
+  TimePoint OldestHeldStamp() const;
   uint64_t anomalies() const { return anomalies_; }
   uint64_t jumps() const { return jumps_; }
 

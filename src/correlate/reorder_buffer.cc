@@ -33,11 +33,12 @@ void ReorderBuffer::Recycle(std::vector<std::unique_ptr<HeldRecord>>* released) 
 }
 
 void ReorderBuffer::Release(std::chrono::steady_clock::time_point inputs_read_at, bool end,
-                            std::vector<std::unique_ptr<HeldRecord>>* out) {
+                            std::vector<std::unique_ptr<HeldRecord>>* out, TimePoint held_before_us) {
   TimePoint until = watermark_ - allowed_lateness_;
   if (inputs_read_at != std::chrono::steady_clock::time_point::min()) {
     // The oldest record held long enough takes everything before it along.
     for (const std::unique_ptr<HeldRecord>& held : held_) {
+      if (held->record.time >= held_before_us) break;  // held_ is in time order
       if (held->held_since + max_hold_ <= inputs_read_at) until = std::max(until, held->record.time);
     }
   }

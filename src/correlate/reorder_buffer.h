@@ -47,9 +47,11 @@ class ReorderBuffer {
   // Moves to *out, in time order, every held record that may go: those the watermark is
   // `allowed_lateness` past, and, for live inputs, those held at least max_hold before
   // `inputs_read_at`, a time after which every input was read to its end (time_point::min():
-  // by event time only). `end` (input exhausted) releases everything.
+  // by event time only), unless stamped at or after `held_before_us`: a record an earlier stage
+  // still holds (EventClock::OldestHeldStamp()) may be older. `end` (input exhausted)
+  // releases everything.
   void Release(std::chrono::steady_clock::time_point inputs_read_at, bool end,
-               std::vector<std::unique_ptr<HeldRecord>>* out);
+               std::vector<std::unique_ptr<HeldRecord>>* out, TimePoint held_before_us = TimePoint::max());
   // Takes back released records once applied (leaves *released empty): Hold() copies into
   // them. At most kSpares are kept.
   void Recycle(std::vector<std::unique_ptr<HeldRecord>>* released);

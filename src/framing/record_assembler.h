@@ -60,6 +60,7 @@ class RecordAssembler {
   void Flush(OnRecord&& on_record);
 
   bool has_pending() const { return pending_.line_count > 0; }
+  uint64_t pending_first_line() const { return pending_.first_line; }
   // True when the pending record would take the non-blank `line` as its next line; false
   // when `line` ends it (and starts a record of its own).
   bool Joins(std::string_view line) const;

@@ -130,7 +130,7 @@ TEST(PipelineTest, AHeldHitWaitsForARoundOfReadsAfterItsHold) {
   std::this_thread::sleep_for(hold);
   ASSERT_TRUE(pipeline.OnIdle().ok());
   EXPECT_EQ(alerts.size(), 1u) << "no round read the other files since the hold";
-  pipeline.NoteReadRound(std::chrono::steady_clock::now(), /*line_being_written=*/true);
+  pipeline.NoteReadRound(std::chrono::steady_clock::now(), /*record_being_written=*/true);
   ASSERT_TRUE(pipeline.OnIdle().ok());
   EXPECT_EQ(alerts.size(), 1u) << "a file ends part way through a line";
   ASSERT_TRUE(pipeline.Process(Record(10, "node-2", "second step"), /*live=*/true).ok());

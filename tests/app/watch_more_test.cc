@@ -176,6 +176,100 @@ TEST(WatchMoreTest, AHitWaitsForTheOlderLineAnotherFileIsPartWayThrough) {
       << Slurp(err);
 }
 
+
+// Lines FIRST to LAST (1-based) of a disk-fill scenario file, each with its newline.
+std::string DiskFillLines(const std::string& file, int first, int last) {
+  std::istringstream all(testing::ReadFile(Sample("scenarios/disk-fill/" + file)));
+  std::string text;
+  int number = 0;
+  for (std::string line; std::getline(all, line);) {
+    if (++number >= first && number <= last) text += line + "\n";
+  }
+  return text;
+}
+
+// The disk-fill chain's alerts once the master's flood-stage line (03:02:14.907, stage 3) and
+// es-data-3's read-only block (03:02:51.012, stage 4) are read, `before` them the other lines
+// each file gets first, `flood_stage` the master's lines from it on: whatever holds the older
+// line back, the later hit of the other file waits for it.
+std::vector<std::string> DiskFillAlertsWatched(const std::string& master_before, const std::string& data_before,
+                                               const std::string& flood_stage) {
+  TempDir dir;
+  const std::string master = dir.path() + "/es-master-1.log", data = dir.path() + "/es-data-3.log";
+  std::ofstream(master).flush();
+  std::ofstream(data).flush();
+  const std::string out = dir.path() + "/out", err = dir.path() + "/err";
+  const pid_t pid = Start({"--from", "beginning", "--state-dir", dir.path() + "/state", "--no-novelty",
+                           dir.path() + "/*.log"},
+                          out, err);
+  Append(data, data_before);
+  Append(master, master_before);
+  EXPECT_TRUE(WaitFor([&] { return Summaries(out).size() == 2; }, 15s)) << Slurp(err);
+  Append(master, flood_stage);
+  Append(data, DiskFillLines("es-data-3.log", 180, 183));  // the read-only block, and the next record
+  WaitFor([&] { return Summaries(out).size() == 4; }, 10s);
+  std::this_thread::sleep_for(300ms);
+  EXPECT_EQ(Stop(pid), 0);
+  EXPECT_EQ(Slurp(err).find("past --lateness"), std::string::npos) << Slurp(err);
+  return Summaries(out);
+}
+
+const std::vector<std::string> kDiskFillChain = {
+    "2026-11-29T01:40:02.118Z firing stage=1", "2026-11-29T02:25:00.533Z escalated stage=2",
+    "2026-11-29T03:02:14.907Z escalated stage=3", "2026-11-29T03:02:51.012Z escalated stage=4"};
+
+// A plain record is complete only once the next one starts, or the file has been quiet for a
+// second: until then it may still get lines (a stack trace). The master's flood-stage line,
+// the last of its file, is such a record when the data node's later read-only block comes
+// whole in the other file.
+TEST(WatchMoreTest, AHitWaitsForTheOlderPlainRecordAnotherFileHasNotEnded) {
+  EXPECT_EQ(DiskFillAlertsWatched(DiskFillLines("es-master-1.log", 1, 191), DiskFillLines("es-data-3.log", 1, 179),
+                                  DiskFillLines("es-master-1.log", 192, 192)),
+            kDiskFillChain);
+}
+
+// The lines of a master-loss scenario file stamped from FROM to TO (ISO 8601, as the lines
+// have them: they sort as text).
+std::string MasterLossLines(const std::string& file, const std::string& from, const std::string& to) {
+  std::istringstream all(testing::ReadFile(Sample("scenarios/master-loss/" + file)));
+  std::string text;
+  for (std::string line; std::getline(all, line);) {
+    const std::string stamp = line.substr(line.find("\"@timestamp\":\"") + 14, 24);
+    if (stamp >= from && stamp <= to) text += line + "\n";
+  }
+  return text;
+}
+
+// es-data-2 has been quiet for four minutes when it logs that its master failed (stage 2):
+// the event clock holds that stamp (more than --max-clock-jump from the node's clock) until
+// the node's next lines go on from it, or a second passes. The other master's node-left line
+// (stage 3), 15 s later in the logs and read a moment after, waits for it.
+TEST(WatchMoreTest, AHitWaitsForTheOlderLineTheEventClockHolds) {
+  TempDir dir;
+  const std::string out = dir.path() + "/out", err = dir.path() + "/err";
+  const std::string start = "2026-11-29T00:00:00.000Z";
+  Append(dir.path() + "/es-master-1.json", MasterLossLines("es-master-1.json", start, "2026-11-29T09:41:05.220Z"));
+  Append(dir.path() + "/es-data-2.json", MasterLossLines("es-data-2.json", start, "2026-11-29T09:40:17.392Z"));
+  Append(dir.path() + "/es-master-2.json", MasterLossLines("es-master-2.json", start, "2026-11-29T09:44:19.774Z"));
+  const pid_t pid = Start({"--from", "beginning", "--state-dir", dir.path() + "/state", "--no-novelty",
+                           "--max-clock-jump", "1m", dir.path() + "/*.json"},
+                          out, err);
+  ASSERT_TRUE(WaitFor([&] { return Summaries(out).size() == 1; }, 15s)) << Slurp(err);
+  std::this_thread::sleep_for(300ms);
+  Append(dir.path() + "/es-data-2.json",
+         MasterLossLines("es-data-2.json", "2026-11-29T09:44:17.031Z", "2026-11-29T09:44:17.031Z"));
+  std::this_thread::sleep_for(300ms);
+  Append(dir.path() + "/es-master-2.json",
+         MasterLossLines("es-master-2.json", "2026-11-29T09:44:32.105Z", "2026-11-29T09:44:32.105Z"));
+  WaitFor([&] { return Summaries(out).size() == 3; }, 10s);
+  std::this_thread::sleep_for(300ms);
+  EXPECT_EQ(Stop(pid), 0);
+  EXPECT_EQ(Summaries(out), (std::vector<std::string>{"2026-11-29T09:41:05.220Z firing stage=1",
+                                                      "2026-11-29T09:44:17.031Z escalated stage=2",
+                                                      "2026-11-29T09:44:32.105Z escalated stage=3"}))
+      << Slurp(err);
+}
+
 }  // namespace
 }  // namespace foreshock
 

@@ -86,6 +86,26 @@ TEST(EventClockTest, AStrayStampAheadIsCorrelatedAtItsNodesTimeAndCounted) {
   EXPECT_FALSE(driver.clock().holding());
 }
 
+// What the clock holds is older than what another node's records bring meanwhile: the
+// reorder buffer is told its oldest stamp, so as not to let those pass it by wall time.
+TEST(EventClockTest, TheOldestHeldStampIsKnownUntilItIsDecided) {
+  ClockDriver driver;
+  EXPECT_EQ(driver.clock().OldestHeldStamp(), TimePoint::max()) << "nothing held";
+  for (const char* stamp : {"2026-11-29T02:00:00Z", "2026-11-29T02:00:01Z", "2026-11-29T02:00:02Z"}) {
+    driver.Feed("n1", stamp, /*live=*/false, "n1.log");
+  }
+  for (const char* stamp : {"2026-11-29T02:10:01Z", "2026-11-29T02:10:02Z", "2026-11-29T02:10:03Z"}) {
+    driver.Feed("n2", stamp, /*live=*/false, "n2.log");
+  }
+  driver.Feed("n1", "2026-11-29T02:10:00Z", /*live=*/false, "n1.log");  // after a quiet while: held
+  driver.Feed("n2", "2026-11-29T02:10:05Z", /*live=*/false, "n2.log");  // goes on: correlated at once
+  EXPECT_TRUE(driver.clock().holding());
+  EXPECT_EQ(driver.out().back(), "n2@2026-11-29T02:10:05.000Z");
+  EXPECT_EQ(FormatTimestamp(driver.clock().OldestHeldStamp()), "2026-11-29T02:10:00.000Z");
+  driver.End();
+  EXPECT_EQ(driver.clock().OldestHeldStamp(), TimePoint::max());
+}
+
 TEST(EventClockTest, AJumpConfirmedByTheNodesNextRecordsMovesItsClock) {
   ClockDriver driver;
   for (const char* stamp : {"2026-11-29T02:00:00Z", "2026-11-29T02:00:01Z", "2026-11-29T02:00:02Z",

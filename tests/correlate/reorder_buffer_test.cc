@@ -66,6 +66,23 @@ TEST(ReorderBufferTest, LiveRecordsGoOnceTheInputsWereReadAfterTheirWallClockHol
   EXPECT_EQ(Texts(out), (std::vector<std::string>{"8", "10"}));
 }
 
+// A record an earlier stage still holds (the event clock's held stamp at 9) keeps later ones
+// from going by wall time; those before it go.
+TEST(ReorderBufferTest, WallTimeReleasesNothingStampedAfterARecordHeldUpstream) {
+  ReorderBuffer buffer(std::chrono::seconds(30), std::chrono::milliseconds(0));
+  std::vector<std::unique_ptr<HeldRecord>> out;
+  buffer.Hold(At(10), NoHits());
+  buffer.Hold(At(8), NoHits());
+  const auto read_at = std::chrono::steady_clock::now();
+  buffer.Release(read_at, false, &out, kStart + std::chrono::seconds(9));
+  EXPECT_EQ(Texts(out), (std::vector<std::string>{"8"}));
+  out.clear();
+  buffer.Release(read_at, false, &out, kStart + std::chrono::seconds(9));
+  EXPECT_TRUE(out.empty()) << "10 waits for the record held at 9";
+  buffer.Release(read_at, false, &out);
+  EXPECT_EQ(Texts(out), (std::vector<std::string>{"10"}));
+}
+
 // Records released and handed back are reused for the next ones held: each record comes
 // out as it went in, with its own hits, nothing left over from the one before it.
 TEST(ReorderBufferTest, RecycledRecordsHoldOnlyWhatTheNextRecordSays) {
