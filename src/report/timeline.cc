@@ -94,7 +94,10 @@ std::string Timeline::RenderSummary() const {
   }
   for (const auto& [node, hits] : nodes_) by_node.try_emplace(node);
   for (const auto& [node, alerts] : by_node) {
-    out += "\n" + EscapeForTerminal(node) + "\n";
+    // Appended piece by piece: GCC 12 at -O3 warns (-Wrestrict, falsely) on "\n" + a temporary.
+    out += '\n';
+    out += EscapeForTerminal(node);
+    out += '\n';
     if (auto it = nodes_.find(node); it != nodes_.end() && !it->second.first.pattern.empty()) {
       const FirstPrecursor& first = it->second.first;
       out += "  first precursor  " + FormatTimestamp(first.time) + "  " + first.pattern + "  (" +
