@@ -142,12 +142,22 @@ TEST(WatchMoreTest, AChainSpansARestart) {
 // A chain's steps logged by two nodes keep their order when the watcher catches one node's
 // writer part way through a line: the later step, read whole from another file, waits for
 // that line's end (not only the 150 ms a hit waits for other files).
+// The lines of a master-loss scenario file stamped from FROM to TO (ISO 8601, as the lines
+// have them: they sort as text).
+std::string MasterLossLines(const std::string& file, const std::string& from, const std::string& to) {
+  std::istringstream all(testing::ReadFile(Sample("scenarios/master-loss/" + file)));
+  std::string text;
+  for (std::string line; std::getline(all, line);) {
+    const std::string stamp = line.substr(line.find("\"@timestamp\":\"") + 14, 24);
+    if (stamp >= from && stamp <= to) text += line + "\n";
+  }
+  return text;
+}
+
 TEST(WatchMoreTest, AHitWaitsForTheOlderLineAnotherFileIsPartWayThrough) {
   TempDir dir;
-  auto line_of = [](const std::string& file, const std::string& stamp) {
-    const std::string all = testing::ReadFile(Sample("scenarios/master-loss/" + file));
-    const size_t at = all.rfind('\n', all.find("\"@timestamp\":\"" + stamp)) + 1;
-    return all.substr(at, all.find('\n', at) + 1 - at);
+  const auto line_of = [](const std::string& file, const std::string& stamp) {
+    return MasterLossLines(file, stamp, stamp);
   };
   const std::string storm = line_of("es-master-1.json", "2026-11-29T09:41:05.220Z");
   const std::string master_failed = line_of("es-data-2.json", "2026-11-29T09:44:17.031Z");
@@ -176,7 +186,6 @@ TEST(WatchMoreTest, AHitWaitsForTheOlderLineAnotherFileIsPartWayThrough) {
       << Slurp(err);
 }
 
-
 // Lines FIRST to LAST (1-based) of a disk-fill scenario file, each with its newline.
 std::string DiskFillLines(const std::string& file, int first, int last) {
   std::istringstream all(testing::ReadFile(Sample("scenarios/disk-fill/" + file)));
@@ -188,10 +197,11 @@ std::string DiskFillLines(const std::string& file, int first, int last) {
   return text;
 }
 
-// The disk-fill chain's alerts once the master's flood-stage line (03:02:14.907, stage 3) and
-// es-data-3's read-only block (03:02:51.012, stage 4) are read, `before` them the other lines
-// each file gets first, `flood_stage` the master's lines from it on: whatever holds the older
-// line back, the later hit of the other file waits for it.
+// The disk-fill chain's alerts from a watcher of both files: each gets its lines before the
+// two last stages (`master_before`, `data_before`; stages 1 and 2 are the master's), then the
+// master gets `flood_stage` (its flood-stage line, 03:02:14.907, stage 3, and what follows
+// it) and es-data-3 at once its read-only block (03:02:51.012, stage 4) whole. Whatever holds
+// the master's older line back, the later hit must wait for it.
 std::vector<std::string> DiskFillAlertsWatched(const std::string& master_before, const std::string& data_before,
                                                const std::string& flood_stage) {
   TempDir dir;
@@ -226,18 +236,6 @@ TEST(WatchMoreTest, AHitWaitsForTheOlderPlainRecordAnotherFileHasNotEnded) {
   EXPECT_EQ(DiskFillAlertsWatched(DiskFillLines("es-master-1.log", 1, 191), DiskFillLines("es-data-3.log", 1, 179),
                                   DiskFillLines("es-master-1.log", 192, 192)),
             kDiskFillChain);
-}
-
-// The lines of a master-loss scenario file stamped from FROM to TO (ISO 8601, as the lines
-// have them: they sort as text).
-std::string MasterLossLines(const std::string& file, const std::string& from, const std::string& to) {
-  std::istringstream all(testing::ReadFile(Sample("scenarios/master-loss/" + file)));
-  std::string text;
-  for (std::string line; std::getline(all, line);) {
-    const std::string stamp = line.substr(line.find("\"@timestamp\":\"") + 14, 24);
-    if (stamp >= from && stamp <= to) text += line + "\n";
-  }
-  return text;
 }
 
 // es-data-2 has been quiet for four minutes when it logs that its master failed (stage 2):
