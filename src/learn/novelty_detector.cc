@@ -45,8 +45,10 @@ uint64_t ShapedRecordHash(const RecordShape& shape) {
   const uint64_t hash = (shape.id ^ shape.values) * 0x9E3779B97F4A7C15ULL;
   return hash ^ (hash >> 29);
 }
-uint64_t RecordHashOnItsNode(const LogRecord& record) {
+// `decoded`: the record's shape as decoded (ShapeOf(const LogRecord&)), when it was worked out.
+uint64_t RecordHashOnItsNode(const LogRecord& record, const RecordShape& decoded) {
   if (record.shape != 0) return ShapedRecordHash({record.shape, record.shape_values});
+  if (decoded.id != 0) return ShapedRecordHash(decoded);
   return WordHash(record.text, Fnv1a(record.node));
 }
 
@@ -228,6 +230,16 @@ void NoveltyDetector::Observe(const LogRecord& record, bool catalog_hit, std::ve
       return;
     }
   }
+  // A record decoded in full (the reader had no shape for it: it held a catalog literal, or
+  // came in an envelope) is known by its decoded shape as a header-only one is by its own:
+  // one like it seen before settles it without its classes and template worked out again.
+  RecordShape decoded;
+  if (!catalog_hit && record.shape == 0 && options_.detect && shapes_usable_ &&
+      record.message_length < kMaxShapedMessageBytes && !IsNodeLogger(record.logger)) {
+    decoded = ShapeOf(record);
+    if (SettleShaped({record.time, record.node, record.cluster, decoded})) return;
+  }
+  const uint64_t record_hash = RecordHashOnItsNode(record, decoded);
   const bool warn = record.level >= Level::kWarn;
   const std::vector<std::string> classes = ExceptionClassesIn(record.text);
   const std::string text = warn ? TemplateOf(record.message(), record.node, record.cluster) : std::string();
@@ -247,7 +259,7 @@ void NoveltyDetector::Observe(const LogRecord& record, bool catalog_hit, std::ve
         if (!Lookup(&ClusterBaseline::exceptions, record.cluster, *it, record.time).known && !Benign(record, *it)) novel = &*it;
       }
       if (novel != nullptr) {
-        ObserveException(record, *novel, text, "never", hits);
+        ObserveException(record, record_hash, *novel, text, "never", hits);
       } else if (warn) {
         const Known known = Lookup(&ClusterBaseline::templates, record.cluster, key, record.time);
         if (!known.known && template_seen_ >= 0) {
@@ -260,7 +272,7 @@ void NoveltyDetector::Observe(const LogRecord& record, bool catalog_hit, std::ve
                           Text("logger", record.logger), Text("baseline_seen", SeenText(known))};
           hits->push_back(std::move(hit));
         } else if (known.known) {
-          ObserveSurge(record, key, text, hits);
+          ObserveSurge(record, record_hash, key, text, hits);
         }
       }
     }
@@ -275,7 +287,8 @@ void NoveltyDetector::Observe(const LogRecord& record, bool catalog_hit, std::ve
     if (hit_places_.size() >= kMaxShapes) hit_places_.clear();
     hit_places_[hit_key] = learned_.PlaceOf(learned);
   }
-  if (record.shape != 0 && !catalog_hit && options_.detect && !IsNodeLogger(record.logger)) {
+  const uint64_t shape_id = record.shape != 0 ? record.shape : decoded.id;
+  if (shape_id != 0 && !catalog_hit && options_.detect && !IsNodeLogger(record.logger)) {
     // Settled by its shape next time if nothing in it is news now.
     const bool benign = Benign(record, {});
     bool known = benign;
@@ -292,7 +305,7 @@ void NoveltyDetector::Observe(const LogRecord& record, bool catalog_hit, std::ve
       shape.level = record.level;
       shape.template_text = text;
       shape.since = record.time;
-      Memoize(record, key, classes, std::move(shape));
+      Memoize(record, shape_id, key, classes, std::move(shape));
     }
   }
 }
@@ -310,7 +323,8 @@ uint64_t NoveltyDetector::ShapeKey(uint64_t shape, std::string_view node, std::s
   return shape ^ place_hash_;
 }
 
-void NoveltyDetector::Memoize(const LogRecord& record, const std::string& key, const std::vector<std::string>& classes,
+void NoveltyDetector::Memoize(const LogRecord& record, uint64_t shape_id, const std::string& key,
+                              const std::vector<std::string>& classes,
                               KnownShape known) {
   if (!shapes_usable_) return;
   if (shapes_.size() >= kMaxShapes) ForgetShapes();
@@ -321,7 +335,7 @@ void NoveltyDetector::Memoize(const LogRecord& record, const std::string& key, c
     known.rate_key = RateKey(record.node, key);
     if (reference_) known.reference_rate = RateOf(record, key);
   }
-  shapes_[ShapeKey(record.shape, record.node, record.cluster)] = std::move(known);
+  shapes_[ShapeKey(shape_id, record.node, record.cluster)] = std::move(known);
 }
 
 std::optional<NoveltyDetector::SurgeRate> NoveltyDetector::RateFrom(uint64_t written, uint64_t count,
@@ -455,11 +469,12 @@ bool NoveltyDetector::SettleShaped(const ShapedLine& line) {
   return true;
 }
 
-void NoveltyDetector::ObserveException(const LogRecord& record, const std::string& name, const std::string& text,
+void NoveltyDetector::ObserveException(const LogRecord& record, uint64_t record_hash, const std::string& name,
+                                       const std::string& text,
                                        const std::string& seen, std::vector<PatternHit>* hits) {
   // The same record read twice is one sighting (and correlation drops the repeat).
   Window& times = sightings_[{record.cluster, name, record.node}];
-  if (!AddSighting(&times, {record.time, RecordHashOnItsNode(record)}, options_.repeat_window)) {
+  if (!AddSighting(&times, {record.time, record_hash}, options_.repeat_window)) {
     return;
   }
   ++stats_.novel_exceptions;
@@ -494,12 +509,13 @@ void NoveltyDetector::ObserveException(const LogRecord& record, const std::strin
   hits->push_back(std::move(hit));
 }
 
-void NoveltyDetector::ObserveSurge(const LogRecord& record, const std::string& key, const std::string& text,
+void NoveltyDetector::ObserveSurge(const LogRecord& record, uint64_t record_hash, const std::string& key,
+                                   const std::string& text,
                                    std::vector<PatternHit>* hits) {
   const std::optional<SurgeRate> rate = RateOf(record, key);
   if (!rate) return;
   Window& times = rates_[RateKey(record.node, key)];
-  const Sighting sighting{record.time, RecordHashOnItsNode(record)};
+  const Sighting sighting{record.time, record_hash};
   if (!AddSighting(&times, sighting, options_.surge_window)) return;  // a repeat
   const int observed = CountWithin(times, record.time, options_.surge_window);
   if (Bound(&rates_, record.time)) ++rates_generation_;  // `times` may be gone now

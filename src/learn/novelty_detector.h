@@ -161,9 +161,10 @@ class NoveltyDetector {
   // makes those lines reach the detector past the quiet lane).
   void NoteLifecycle(const LogRecord& record);
   bool InLifecycle(std::string_view node, TimePoint time) const;
-  void ObserveException(const LogRecord& record, const std::string& name, const std::string& text,
+  // `record_hash` tells the record from others of its node at its time (a repeat counts once).
+  void ObserveException(const LogRecord& record, uint64_t record_hash, const std::string& name, const std::string& text,
                         const std::string& seen, std::vector<PatternHit>* hits);
-  void ObserveSurge(const LogRecord& record, const std::string& key, const std::string& text,
+  void ObserveSurge(const LogRecord& record, uint64_t record_hash, const std::string& key, const std::string& text,
                     std::vector<PatternHit>* hits);
 
   // A template's baseline rate on a record's node: the count expected in surge_window, and
@@ -215,7 +216,8 @@ class NoveltyDetector {
   uint64_t place_hash_ = 0;
   bool place_known_ = false;
   std::optional<SurgeRate> RateOf(const KnownShape& shape) const;
-  void Memoize(const LogRecord& record, const std::string& key, const std::vector<std::string>& classes,
+  // `shape_id`: the record's shape, as the reader gave it or as decoded.
+  void Memoize(const LogRecord& record, uint64_t shape_id, const std::string& key, const std::vector<std::string>& classes,
                KnownShape known);
   std::unordered_map<uint64_t, KnownShape> shapes_;
   // The shape of a key, through a direct-mapped cache of those last found in shapes_: most

@@ -420,6 +420,47 @@ TEST_F(NoveltyDetectorTest, RecordsACuratedPatternMatchedAreLearnedAsEachInFull)
   EXPECT_EQ(detector.learned().ToJson(), expected.ToJson());
 }
 
+// A record decoded in full whose header had no shape (it held a catalog literal the regexes
+// then did not match, or came in an envelope) is known by its decoded shape next time:
+// settled without its classes and template worked out again, with the surges and the
+// baseline of every record judged in full. Here warnings of a known template, each value
+// different, then a known class in stack traces at DEBUG (rest.suppressed).
+TEST_F(NoveltyDetectorTest, RecordsDecodedInFullAreSettledByTheirDecodedShapeAfterTheFirst) {
+  NoveltyDetector detector(*catalog_, DayBaseline(24));
+  Baseline expected;
+  const TimePoint t0 = At("2026-11-29T02:00:00Z");
+  std::vector<int> surges;
+  const auto observe = [&](int i, const LogRecord& record) {
+    const auto hits = Observe(&detector, record);
+    if (!hits.empty() && PatternOf(hits[0]) == "foreshock.novel.surge_seen") surges.push_back(i);
+    const bool warn = record.level >= Level::kWarn;
+    const std::string text = warn ? TemplateOf(record.message(), record.node, record.cluster) : "";
+    const std::string key = warn ? TemplateKey(record.logger, text) : "";
+    const std::vector<std::string> classes = ExceptionClassesIn(record.text);
+    expected.Learn({record.cluster, record.node, record.time, record.level, record.logger, record.message(),
+                    warn ? &text : nullptr, &classes, warn ? &key : nullptr});
+  };
+  for (int i = 1; i <= 12; ++i) {
+    observe(i, Record(t0 + std::chrono::seconds(30 * i), Level::kWarn, "n1", "disk [" + std::to_string(i) + "] is slow", "",
+                      "o.e.x.Disk"));
+  }
+  EXPECT_EQ(surges, (std::vector<int>{10, 11, 12}));  // as in ASurgeIsACountTheBaselineRateMakesImprobable
+  EXPECT_EQ(detector.stats().by_shape, 8u);           // the 2nd to the 9th; the 10th raised the surge
+  for (int i = 0; i < 5; ++i) {
+    observe(100 + i, Record(t0 + std::chrono::minutes(10 + i), Level::kDebug, "n1", "path: /logs-" + std::to_string(i) + "/_search",
+                            "org.elasticsearch.index.IndexNotFoundException: no such index [logs-" + std::to_string(i) +
+                                "]\n\tat org.elasticsearch.cluster.metadata.IndexNameExpressionResolver.concreteIndices("
+                                "IndexNameExpressionResolver.java:" + std::to_string(200 + i) + ")",
+                            "rest.suppressed"));
+  }
+  EXPECT_EQ(detector.stats().by_shape, 8u + 4u);
+  EXPECT_EQ(surges.size(), 3u);  // and no exception news
+  EXPECT_EQ(detector.learned().ToJson(), expected.ToJson());
+  // The same record read twice is still one sighting: its repeat inside the surge window
+  // does not count again.
+  const LogRecord repeat = Record(t0 + std::chrono::seconds(30 * 12), Level::kWarn, "n1", "disk [12] is slow", "", "o.e.x.Disk");
+  EXPECT_TRUE(Observe(&detector, repeat).empty());
+}
 TEST_F(NoveltyDetectorTest, WhatARunLearnsIsNewForADayThenNormalAndWarningsWaitForADayOfHistory) {
   NoveltyDetector detector(*catalog_, std::nullopt);
   const TimePoint t0 = At("2026-11-29T00:00:00Z");
