@@ -68,7 +68,7 @@ struct NoveltyStats {
   uint64_t novel_exceptions = 0;
   uint64_t novel_templates = 0;
   uint64_t surges = 0;
-  uint64_t by_shape = 0;      // records settled by their shape, without decoding
+  uint64_t by_shape = 0;      // records settled by their shape (a header's, or a decoded text's), not judged in full
   uint64_t shape_misses = 0;  // records handed out by their shape that had to be decoded
 };
 
