@@ -440,12 +440,18 @@ TEST_F(NoveltyDetectorTest, RecordsDecodedInFullAreSettledByTheirDecodedShapeAft
     expected.Learn({record.cluster, record.node, record.time, record.level, record.logger, record.message(),
                     warn ? &text : nullptr, &classes, warn ? &key : nullptr});
   };
+  const auto warning = [&](int i) {
+    return Record(t0 + std::chrono::seconds(30 * i), Level::kWarn, "n1", "disk [" + std::to_string(i) + "] is slow", "",
+                  "o.e.x.Disk");
+  };
   for (int i = 1; i <= 12; ++i) {
-    observe(i, Record(t0 + std::chrono::seconds(30 * i), Level::kWarn, "n1", "disk [" + std::to_string(i) + "] is slow", "",
-                      "o.e.x.Disk"));
+    observe(i, warning(i));
+    // The same record read twice is one sighting: the first, judged in full, read again and
+    // settled by its shape does not count again (it would make the 9th the surge's).
+    if (i == 8) observe(0, warning(1));
   }
   EXPECT_EQ(surges, (std::vector<int>{10, 11, 12}));  // as in ASurgeIsACountTheBaselineRateMakesImprobable
-  EXPECT_EQ(detector.stats().by_shape, 8u);           // the 2nd to the 9th; the 10th raised the surge
+  EXPECT_EQ(detector.stats().by_shape, 9u);           // the 2nd to the 9th, and the repeat; the 10th raised the surge
   for (int i = 0; i < 5; ++i) {
     observe(100 + i, Record(t0 + std::chrono::minutes(10 + i), Level::kDebug, "n1", "path: /logs-" + std::to_string(i) + "/_search",
                             "org.elasticsearch.index.IndexNotFoundException: no such index [logs-" + std::to_string(i) +
@@ -453,14 +459,11 @@ TEST_F(NoveltyDetectorTest, RecordsDecodedInFullAreSettledByTheirDecodedShapeAft
                                 "IndexNameExpressionResolver.java:" + std::to_string(200 + i) + ")",
                             "rest.suppressed"));
   }
-  EXPECT_EQ(detector.stats().by_shape, 8u + 4u);
+  EXPECT_EQ(detector.stats().by_shape, 9u + 4u);
   EXPECT_EQ(surges.size(), 3u);  // and no exception news
   EXPECT_EQ(detector.learned().ToJson(), expected.ToJson());
-  // The same record read twice is still one sighting: its repeat inside the surge window
-  // does not count again.
-  const LogRecord repeat = Record(t0 + std::chrono::seconds(30 * 12), Level::kWarn, "n1", "disk [12] is slow", "", "o.e.x.Disk");
-  EXPECT_TRUE(Observe(&detector, repeat).empty());
 }
+
 TEST_F(NoveltyDetectorTest, WhatARunLearnsIsNewForADayThenNormalAndWarningsWaitForADayOfHistory) {
   NoveltyDetector detector(*catalog_, std::nullopt);
   const TimePoint t0 = At("2026-11-29T00:00:00Z");
