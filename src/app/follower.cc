@@ -144,6 +144,9 @@ Status Follower::Step(Pipeline* pipeline, bool* got_data) {
     rescan_now_ = false;
     next_rescan_ = now + options_.rescan_interval;
   }
+  // Before any is read: how many files interleave decides whether a hit waits for the others'
+  // earlier lines, from the first step on (a backlog's lines arriving while it is read).
+  pipeline->SetLiveInputs(static_cast<int>(files_.size()));
   *got_data = false;
   // A long drain (a backlog, rotated generations read after a restart) is cut into slices,
   // so that the caller checkpoints between them: a watcher killed mid-drain resumes where

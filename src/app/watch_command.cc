@@ -290,7 +290,6 @@ int RunWatch(const Args& args) {
                      loaded->catalog->rules().size());
       }
     }
-    pipeline.SetLiveInputs(static_cast<int>(follower.file_count()));
     // Back-pressure: while a spool cannot be written (a full disk), no more lines are read
     // (their alerts would pile up in memory, and a crash would lose them); the write is
     // retried every half second.

@@ -238,6 +238,25 @@ TEST(WatchMoreTest, AHitWaitsForTheOlderPlainRecordAnotherFileHasNotEnded) {
             kDiskFillChain);
 }
 
+// The same, already on disk when the watcher starts: its first step reads both files, and the
+// data node's read-only block (stage 4) must wait there too for the master's older record,
+// which ends a second later. (That step once ran as if one file were followed: the block went
+// at once, and the master's stage 3 came too late.)
+TEST(WatchMoreTest, TheFirstStepWaitsForAnOlderRecordOfAnotherFileToo) {
+  TempDir dir;
+  Append(dir.path() + "/es-master-1.log", DiskFillLines("es-master-1.log", 1, 192));
+  Append(dir.path() + "/es-data-3.log", DiskFillLines("es-data-3.log", 1, 183));
+  const std::string out = dir.path() + "/out", err = dir.path() + "/err";
+  const pid_t pid = Start({"--from", "beginning", "--state-dir", dir.path() + "/state", "--no-novelty",
+                           dir.path() + "/*.log"},
+                          out, err);
+  WaitFor([&] { return Summaries(out).size() == 4; }, 10s);
+  std::this_thread::sleep_for(300ms);
+  EXPECT_EQ(Stop(pid), 0);
+  EXPECT_EQ(Slurp(err).find("past --lateness"), std::string::npos) << Slurp(err);
+  EXPECT_EQ(Summaries(out), kDiskFillChain) << Slurp(err);
+}
+
 // es-data-2 has been quiet for four minutes when it logs that its master failed (stage 2):
 // the event clock holds that stamp (more than --max-clock-jump from the node's clock) until
 // the node's next lines go on from it, or a second passes. The other master's node-left line
