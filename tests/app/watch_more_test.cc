@@ -139,9 +139,11 @@ TEST(WatchMoreTest, AChainSpansARestart) {
                                                       "2026-11-29T04:06:22.735Z resolved stage=3"}));
 }
 
-// A chain's steps logged by two nodes keep their order when the watcher catches one node's
-// writer part way through a line: the later step, read whole from another file, waits for
-// that line's end (not only the 150 ms a hit waits for other files).
+// The master-loss chain's alerts (es.chain.gc_storm): the storm, the master failed, the node left.
+const std::vector<std::string> kMasterLossChain = {"2026-11-29T09:41:05.220Z firing stage=1",
+                                                   "2026-11-29T09:44:17.031Z escalated stage=2",
+                                                   "2026-11-29T09:44:32.105Z escalated stage=3"};
+
 // The lines of a master-loss scenario file stamped from FROM to TO (ISO 8601, as the lines
 // have them: they sort as text).
 std::string MasterLossLines(const std::string& file, const std::string& from, const std::string& to) {
@@ -154,6 +156,9 @@ std::string MasterLossLines(const std::string& file, const std::string& from, co
   return text;
 }
 
+// A chain's steps logged by two nodes keep their order when the watcher catches one node's
+// writer part way through a line: the later step, read whole from another file, waits for
+// that line's end (not only the 150 ms a hit waits for other files).
 TEST(WatchMoreTest, AHitWaitsForTheOlderLineAnotherFileIsPartWayThrough) {
   TempDir dir;
   const auto line_of = [](const std::string& file, const std::string& stamp) {
@@ -180,10 +185,7 @@ TEST(WatchMoreTest, AHitWaitsForTheOlderLineAnotherFileIsPartWayThrough) {
   WaitFor([&] { return Summaries(out).size() == 3; }, 10s);
   std::this_thread::sleep_for(300ms);
   EXPECT_EQ(Stop(pid), 0);
-  EXPECT_EQ(Summaries(out), (std::vector<std::string>{"2026-11-29T09:41:05.220Z firing stage=1",
-                                                      "2026-11-29T09:44:17.031Z escalated stage=2",
-                                                      "2026-11-29T09:44:32.105Z escalated stage=3"}))
-      << Slurp(err);
+  EXPECT_EQ(Summaries(out), kMasterLossChain) << Slurp(err);
 }
 
 // Lines FIRST to LAST (1-based) of a disk-fill scenario file, each with its newline.
@@ -281,10 +283,7 @@ TEST(WatchMoreTest, AHitWaitsForTheOlderLineTheEventClockHolds) {
   WaitFor([&] { return Summaries(out).size() == 3; }, 10s);
   std::this_thread::sleep_for(300ms);
   EXPECT_EQ(Stop(pid), 0);
-  EXPECT_EQ(Summaries(out), (std::vector<std::string>{"2026-11-29T09:41:05.220Z firing stage=1",
-                                                      "2026-11-29T09:44:17.031Z escalated stage=2",
-                                                      "2026-11-29T09:44:32.105Z escalated stage=3"}))
-      << Slurp(err);
+  EXPECT_EQ(Summaries(out), kMasterLossChain) << Slurp(err);
 }
 
 }  // namespace
