@@ -24,14 +24,13 @@ TEST(FoldedLiteralTest, FindsTheLiteralAnywhereIgnoringCase) {
 }
 
 // Against a plain case-insensitive search, on random texts over a small alphabet where
-// the literal recurs and overlaps itself (and half its bytes stand often), texts long and
-// short around the 16-byte steps.
+// the literal recurs and overlaps itself, texts long and short around the 16-byte steps.
 TEST(FoldedLiteralTest, AgreesWithANaiveSearchOnRandomTexts) {
   std::mt19937 random(5);
   size_t found = 0;
   size_t missing = 0;
   for (int round = 0; round < 20000; ++round) {
-    // Literals up to twelve bytes: the two bytes looked for stand far apart in some.
+    // Literals up to twelve bytes: the byte looked for (the rarest) may stand far into them.
     const std::string literal = testing::RandomText(random, 1 + random() % (round % 2 == 0 ? 6 : 12));
     const std::string text = testing::RandomText(random, random() % 90);
     const bool expected = testing::ContainsIgnoringCase(text, literal);
