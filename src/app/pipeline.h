@@ -80,8 +80,8 @@ class Pipeline {
   Status Run(const std::vector<RecordStream*>& streams);
   Status Run(const std::vector<std::unique_ptr<RecordReader>>& readers);
 
-  // The push interface `watch` drives. How many live inputs interleave decides whether hits
-  // wait (briefly) for earlier lines of other inputs.
+  // The push interface `watch` drives. How many live inputs interleave (the follower says so
+  // at each step) decides whether hits wait (briefly) for earlier lines of other inputs.
   void SetLiveInputs(int count);
   // For inputs read in rounds (watch's follower): a round that began at `began` read every
   // input to its end, and `record_being_written` says one of them ends with a record not yet

@@ -54,7 +54,6 @@ testing::TimingOutcome Follow(const Catalog& catalog, const Matcher& matcher, co
                               const std::string& rest, bool prefilter) {
   std::vector<Alert> alerts;
   Pipeline pipeline(catalog, matcher, CorrelatorOptions{}, testing::SinksCollectingInto(&alerts));
-  pipeline.SetLiveInputs(1);
   FollowerOptions options;
   options.patterns = {path};
   options.start = TailSource::StartAt::kBeginning;
