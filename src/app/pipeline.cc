@@ -210,11 +210,22 @@ void Pipeline::ReportLate(const LogRecord& record) {
   const bool first = summary_.late++ == 0;
   std::string more;
   if (!late_reports_.Allow(&more)) return;
+  const Duration behind = reorder_.watermark() - record.time;
+  if (behind <= options_.allowed_lateness) {
+    // Not past the lateness: a live input's later hit already went (see SetLiveInputs()).
+    spdlog::warn("{}:{}: a hit stamped {} comes {} after the input reached {}, behind a later hit already correlated "
+                 "(a live input's hits are correlated as they arrive, each node on its own clock): it is applied out "
+                 "of order, and alerts may differ from what the logs tell{}{}",
+                 record.source, record.line_number, FormatTimestamp(record.time), About(behind),
+                 FormatTimestamp(reorder_.watermark()), more,
+                 first ? ". Saved logs? Name the files instead of piping them: scan and replay put them in order."
+                       : "");
+    return;
+  }
   spdlog::warn("{}:{}: a hit stamped {} comes {} after the input reached {}, past --lateness ({}): it is applied "
                "out of order, and alerts may differ from what the logs tell{}{}",
-               record.source, record.line_number, FormatTimestamp(record.time),
-               About(reorder_.watermark() - record.time), FormatTimestamp(reorder_.watermark()),
-               FormatDuration(options_.allowed_lateness), more,
+               record.source, record.line_number, FormatTimestamp(record.time), About(behind),
+               FormatTimestamp(reorder_.watermark()), FormatDuration(options_.allowed_lateness), more,
                first ? ". Several files one after another (cat)? Name them instead: scan and replay merge files "
                        "by event time. A stream out of order by more needs a larger --lateness."
                      : "");

@@ -61,8 +61,8 @@ void LogSummary(const std::vector<std::unique_ptr<RecordReader>>& readers, const
                 matcher.prefilter_passed(),
                 matcher.fallback_count());
   const CorrelatorStats& correlator = pipeline.correlator_stats();
-  spdlog::info("correlation: {} inhibited or absorbed, {} duplicate records, {} records later than "
-               "--lateness, {}",
+  spdlog::info("correlation: {} inhibited or absorbed, {} duplicate records, {} late hit records (applied "
+               "out of order), {}",
                correlator.inhibited, correlator.duplicates, summary.late,
                Counted(summary.clock_anomalies, "clock anomaly", "clock anomalies"));
   if (correlator.evicted > 0) {

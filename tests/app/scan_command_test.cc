@@ -123,13 +123,43 @@ TEST(ScanCommandTest, FilesOneAfterAnotherOnStdinAreToldApartFromAStreamInOrder)
     ++reports;
   }
   EXPECT_EQ(reports, 1u) << "one report, then the count: " << piped.err;
-  EXPECT_NE(piped.err.find("61 records later than --lateness"), std::string::npos) << piped.err;
+  EXPECT_NE(piped.err.find("61 late hit records (applied out of order)"), std::string::npos) << piped.err;
 
   const ProcessResult named = RunForeshock({"scan", dir + "es-data-3.log", dir + "es-master-1.log"});
   ASSERT_EQ(named.exit_code, 0) << named.err;
   EXPECT_EQ(named.err.find("past --lateness"), std::string::npos) << named.err;
-  EXPECT_NE(named.err.find("0 records later than --lateness"), std::string::npos) << named.err;
+  EXPECT_NE(named.err.find("0 late hit records (applied out of order)"), std::string::npos) << named.err;
   EXPECT_EQ(Alerts(named).size(), 5u) << named.out;
+}
+
+// A live stream's hits are correlated as they arrive: one that comes behind a later one,
+// already correlated, is applied out of order, and the run says so truly: not past
+// --lateness (which it is not, and which a larger value would not help).
+TEST(ScanCommandTest, AHitBehindOneAlreadyCorrelatedOnALiveStreamIsToldSo) {
+  TempDir dir;
+  const std::string err = dir.path() + "/err";
+  testing::ChildProcess child({"/bin/sh", "-c", std::string(testing::kForeshockBinary) + " scan 2>" + err});
+  const std::string lines = ReadFile(Sample("2"));
+  const size_t precursor = lines.find("Trying to create too many scroll contexts");
+  const size_t precursor_begin = lines.rfind('\n', precursor) + 1;
+  const size_t precursor_end = lines.find('\n', precursor) + 1;
+  const size_t next_end = lines.find('\n', precursor_end) + 1;
+  // The line after the precursor (a hit 4 s later) first; the precursor once that went out.
+  child.Write(lines.substr(0, precursor_begin) + lines.substr(precursor_end, next_end - precursor_end));
+  ASSERT_TRUE(child.ReadLine(std::chrono::seconds(10)).has_value()) << "the later hit is correlated while stdin is open";
+  child.Write(lines.substr(precursor_begin, precursor_end - precursor_begin) + lines.substr(next_end));
+  child.CloseStdin();
+  while (child.ReadLine(std::chrono::seconds(10))) {
+  }
+  EXPECT_EQ(child.Wait(), 0);
+  const std::string said = ReadFile(err);
+  EXPECT_NE(said.find("stdin:517: a hit stamped 2026-11-29T02:54:11.482Z comes 4.2 s after the input reached "
+                      "2026-11-29T02:54:15.682Z, behind a later hit already correlated (a live input's hits are "
+                      "correlated as they arrive"),
+            std::string::npos)
+      << said;
+  EXPECT_EQ(said.find("past --lateness"), std::string::npos) << said;
+  EXPECT_NE(said.find(" 1 late hit records (applied out of order)"), std::string::npos) << said;
 }
 
 // Behind `journalctl -f`: each alert is on stdout as soon as its line is read, long before
