@@ -31,7 +31,7 @@ void AddInputOptions(po::options_description* description, CommonOptions* option
   description->add_options()
       ("format", po::value(&options->format)->default_value("auto"),
        "input format: auto; ecs, es-json, es-plain, text; or an envelope: journald-json, "
-       "journald-text, filebeat, docker-json, cri, kubectl, compose")
+       "journald-text, filebeat, docker-json, shipper-json, cri, kubectl, compose")
       ("timezone", po::value(&options->timezone)->default_value("UTC"),
        "zone of timestamps that carry none: UTC, an offset (+01:00) or a name (Europe/Paris)")
       ("max-line-bytes", po::value(&options->max_line_bytes)->default_value(1 << 20),

@@ -25,6 +25,7 @@ enum Kind : int {
   kJournaldJson,
   kFilebeat,
   kDockerJson,
+  kShipperJson,
   kCri,
   kKubectl,
   kJournaldText,
@@ -34,7 +35,7 @@ enum Kind : int {
 };
 
 constexpr std::string_view kKindNames[kKindCount] = {
-    "", "journald-json", "filebeat", "docker-json", "cri", "kubectl", "journald-text", "compose",
+    "", "journald-json", "filebeat", "docker-json", "shipper-json", "cri", "kubectl", "journald-text", "compose",
     "indented"};
 
 // What marks each envelope on a line, for --explain-format.
@@ -43,6 +44,7 @@ constexpr std::string_view kKindShapes[kKindCount] = {
     "a JSON object with journald's MESSAGE and __REALTIME_TIMESTAMP (journalctl -o json)",
     "a JSON object with Filebeat's @metadata/message and log.file.path (console or file output)",
     "a JSON object {\"log\": ..., \"stream\": ..., \"time\": ...} (Docker json-file)",
+    "a JSON object with the line in message or log: Logstash (@version), Vector (source_type), Fluent Bit (log)",
     "\"<RFC3339Nano time> stdout|stderr F|P <line>\" (containerd, CRI-O)",
     "\"<RFC3339Nano time> <line>\" (kubectl logs --timestamps)",
     "\"<time> <host> <identifier>[pid]: <line>\" (journalctl -o short-iso and kin)",
@@ -100,6 +102,7 @@ using envelope_markers::kFilebeatKey;
 using envelope_markers::kLogKey;
 using envelope_markers::kMarkerStarts;
 using envelope_markers::kRealtimeKey;
+using envelope_markers::kShipperKey;
 using envelope_markers::kStreamKey;
 using envelope_markers::MarkersAt;
 
@@ -192,6 +195,51 @@ std::optional<Parsed> ParseFilebeat(std::string_view line, unsigned markers) {
     if (out.hints.logger.empty()) out.hints.logger = StringAt(object, "log.logger");
     if (out.hints.logger.empty()) out.hints.logger = StringAt(object, "elasticsearch.slowlog.logger");
     out.hints.dataset = StringAt(object, "event.dataset");
+  }
+  return out;
+}
+
+// The time a shipper stamped its event with: RFC 3339 text, or (Fluent Bit's "date") seconds
+// since the epoch, fractions and all.
+std::optional<TimePoint> ShipperStamp(const Json& object) {
+  for (std::string_view key : {"@timestamp", "timestamp", "time", "date"}) {
+    const Json* value = FindDotted(object, key);
+    if (value == nullptr) continue;
+    if (value->is_string()) return Stamp(value->get_ref<const std::string&>());
+    if (value->is_number() && value->get<double>() > 0) {
+      return TimePoint(std::chrono::duration_cast<Duration>(std::chrono::duration<double>(value->get<double>())));
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Parsed> ParseShipperJson(std::string_view line, unsigned markers) {
+  // ES's own lines have none of these keys; Docker's "log" comes with "stream".
+  const bool fluent_bit = (markers & kLogKey) != 0 && (markers & kStreamKey) == 0;
+  if ((markers & kShipperKey) == 0 && !fluent_bit) return std::nullopt;
+  const Json object = Json::parse(line.begin(), line.end(), nullptr, false);
+  if (object.is_discarded() || !object.is_object()) return std::nullopt;
+  const Json* text = nullptr;
+  for (std::string_view key : {"message", "log", "event.original"}) {
+    text = FindDotted(object, key);
+    if (text != nullptr && text->is_string()) break;
+    text = nullptr;
+  }
+  if (text == nullptr) return std::nullopt;
+  Parsed out;
+  out.inner = std::string(StripNewline(text->get_ref<const std::string&>()));
+  out.hints.time = ShipperStamp(object);
+  for (std::string_view key : {"host.name", "host.hostname", "host", "hostname"}) {
+    if (std::string host = StringAt(object, key); !host.empty()) {
+      out.hints.host = NormalizeHost(std::move(host));
+      break;
+    }
+  }
+  for (std::string_view key : {"log.file.path", "file", "path"}) {
+    if (std::string file = StringAt(object, key); !file.empty()) {
+      out.hints.file = std::move(file);
+      break;
+    }
   }
   return out;
 }
@@ -340,6 +388,7 @@ std::optional<Parsed> ParseKind(int kind, std::string_view line, const TimeZone&
     case kJournaldJson: return ParseJournaldJson(line, markers);
     case kFilebeat: return ParseFilebeat(line, markers);
     case kDockerJson: return ParseDockerJson(line, markers);
+    case kShipperJson: return ParseShipperJson(line, markers);
     case kCri: return ParseCri(line);
     case kKubectl: return ParseKubectl(line);
     case kJournaldText: return ParseJournaldText(line, zone);
@@ -354,7 +403,8 @@ bool MayBe(int kind, char first) {
   switch (kind) {
     case kJournaldJson:
     case kFilebeat:
-    case kDockerJson: return first == '{';
+    case kDockerJson:
+    case kShipperJson: return first == '{';
     case kCri:
     case kKubectl: return IsDigit(first);
     case kJournaldText: return IsDigit(first) || (first >= 'A' && first <= 'Z') || first == '-';

@@ -11,6 +11,9 @@
 //   filebeat       Filebeat console/file NDJSON: the raw line in "message", host.name,
 //                  log.file.path, and the fields of the elasticsearch module when present
 //   docker-json    Docker json-file: {"log":"...\n","stream":"stdout","time":"..."}
+//   shipper-json   other shippers' JSON lines: Logstash ("@version"; the line in "message"
+//                  or event.original), Vector ("source_type"; "message") and Fluent Bit
+//                  ("log" without Docker's "stream"), with their time, host and file
 //   cri            containerd/CRI-O: "<RFC3339Nano> stdout F|P <line>"
 //   kubectl        kubectl logs --timestamps: "<RFC3339Nano> <line>"
 //   compose        docker compose: "es01  | <line>"
@@ -51,7 +54,7 @@ struct EnvelopeHints {
 
 namespace envelope_markers {
 
-enum JsonMarker : unsigned { kRealtimeKey = 1, kFilebeatKey = 2, kStreamKey = 4, kLogKey = 8 };
+enum JsonMarker : unsigned { kRealtimeKey = 1, kFilebeatKey = 2, kStreamKey = 4, kLogKey = 8, kShipperKey = 16 };
 
 // The keys that mark a JSON envelope, quoted. One without its closing quote ("fileset)
 // marks every key it begins.
@@ -63,19 +66,26 @@ inline constexpr MarkerKey kMarkerKeys[] = {
     {"\"__REALTIME_TIMESTAMP\"", kRealtimeKey}, {"\"@metadata\"", kFilebeatKey}, {"\"agent\"", kFilebeatKey},
     {"\"input\"", kFilebeatKey},                {"\"input.type\"", kFilebeatKey}, {"\"fileset", kFilebeatKey},
     {"\"event.module\"", kFilebeatKey},         {"\"stream\"", kStreamKey},       {"\"log\"", kLogKey},
+    {"\"@version\"", kShipperKey},              {"\"source_type\"", kShipperKey},
 };
 
-// The bytes that follow the opening quote of a marker key.
-inline constexpr auto kMarkerStarts = [] {
-  std::array<bool, 256> starts{};
-  for (const MarkerKey& key : kMarkerKeys) starts[static_cast<unsigned char>(key.quoted[1])] = true;
-  return starts;
-}();
+// The bytes a marker key has at `at` (1: the one after its opening quote).
+constexpr std::array<bool, 256> MarkerBytesAt(size_t at) {
+  std::array<bool, 256> bytes{};
+  for (const MarkerKey& key : kMarkerKeys) bytes[static_cast<unsigned char>(key.quoted[at])] = true;
+  return bytes;
+}
+inline constexpr std::array<bool, 256> kMarkerStarts = MarkerBytesAt(1);
+inline constexpr std::array<bool, 256> kMarkerSeconds = MarkerBytesAt(2);
 
 // The markers of the keys `rest` (from a quote on) starts with. Inline: the JSON header
-// asks it of every string of every line, and most strings start like no marker.
+// asks it of every string of every line, and most strings start like no marker: by their
+// first two bytes, most of an ES line's ("elasticsearch.", "ecs.", "service.") are told so.
 inline unsigned MarkersAt(std::string_view rest) {
-  if (rest.size() < 2 || !kMarkerStarts[static_cast<unsigned char>(rest[1])]) return 0;
+  if (rest.size() < 3 || !kMarkerStarts[static_cast<unsigned char>(rest[1])] ||
+      !kMarkerSeconds[static_cast<unsigned char>(rest[2])]) {
+    return 0;
+  }
   unsigned found = 0;
   for (const MarkerKey& key : kMarkerKeys) {
     if (key.quoted[1] == rest[1] && rest.starts_with(key.quoted)) found |= key.marker;
@@ -86,9 +96,9 @@ inline unsigned MarkersAt(std::string_view rest) {
 }  // namespace envelope_markers
 
 // True when a JSON string, given with its quotes, is one of the keys that mark a JSON
-// envelope ("__REALTIME_TIMESTAMP", "@metadata", "stream", "log", ...). In a flat JSON line
-// without escapes every quote opens or closes a string, so a line none of whose strings is
-// a marker is no envelope's: the unwrapper passes it through as it is.
+// envelope ("__REALTIME_TIMESTAMP", "@metadata", "stream", "log", "@version", ...). In a
+// flat JSON line without escapes every quote opens or closes a string, so a line none of
+// whose strings is a marker is no envelope's: the unwrapper passes it through as it is.
 inline bool IsEnvelopeMarker(std::string_view quoted) { return envelope_markers::MarkersAt(quoted) != 0; }
 
 // Names of the envelopes above, for --format and --explain-format.

@@ -43,6 +43,9 @@ constexpr SampleCase kSamples[] = {
     {"docker-json.log", "format ecs       envelope docker-json"},
     {"kubectl-timestamps.log", "format ecs       envelope kubectl"},
     {"compose.log", "format ecs       envelope compose"},
+    {"logstash.ndjson", "format ecs       envelope shipper-json"},
+    {"vector.ndjson", "format ecs       envelope shipper-json"},
+    {"fluent-bit.ndjson", "format es-plain  envelope shipper-json"},
 };
 
 TEST(FormatSamplesTest, EachSampleIsDetectedAndFiresTheSameAlerts) {
@@ -85,6 +88,10 @@ TEST(FormatSamplesTest, EachSampleIsDetectedAndFiresTheSameAlerts) {
 TEST(FormatSamplesTest, FilebeatEvidenceNamesTheFileTheShipperRead) {
   const ProcessResult scan = RunForeshock({"scan", FormatSample("filebeat.ndjson")});
   EXPECT_NE(scan.out.find(":3 (/var/log/elasticsearch/prod.log)"), std::string::npos) << scan.out;
+  for (const char* shipper : {"logstash.ndjson", "vector.ndjson"}) {
+    const ProcessResult shipped = RunForeshock({"scan", FormatSample(shipper)});
+    EXPECT_NE(shipped.out.find(":3 (/var/log/elasticsearch/prod_server.json)"), std::string::npos) << shipped.out;
+  }
 }
 
 // A .gz handed to scan by mistake is said plainly and passed over; the other inputs go on.
