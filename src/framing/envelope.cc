@@ -46,7 +46,7 @@ constexpr std::string_view kKindShapes[kKindCount] = {
     "a JSON object {\"log\": ..., \"stream\": ..., \"time\": ...} (Docker json-file)",
     "a JSON object with the line in message or log: Logstash (@version), Vector (source_type), Fluent Bit (log)",
     "\"<RFC3339Nano time> stdout|stderr F|P <line>\" (containerd, CRI-O)",
-    "\"<RFC3339Nano time> <line>\" (kubectl logs --timestamps)",
+    "\"[pod/<pod>/<container>] <RFC3339Nano time> <line>\", either part (kubectl logs --prefix --timestamps)",
     "\"<time> <host> <identifier>[pid]: <line>\" (journalctl -o short-iso and kin)",
     "\"<service> | <line>\" (docker compose logs)",
     "a record pasted with leading indentation"};
@@ -283,12 +283,24 @@ std::optional<Parsed> ParseCri(std::string_view line) {
   return out;
 }
 
+// kubectl logs: "[pod/<pod>/<container>] " (--prefix), then "<RFC3339Nano> " (--timestamps);
+// one of the two at least.
 std::optional<Parsed> ParseKubectl(std::string_view line) {
-  auto stamp = LeadingStamp(line);
-  if (!stamp || line[stamp->length - 1] != 'Z') return std::nullopt;
   Parsed out;
-  out.inner = std::string(line.substr(stamp->length + 1));
-  out.hints.time = stamp->time;
+  if (line.starts_with("[pod/")) {
+    const size_t slash = line.find('/', 5);
+    const size_t close = line.find("] ", 5);
+    if (slash == std::string_view::npos || close == std::string_view::npos || slash > close) return std::nullopt;
+    out.hints.host = NormalizeHost(std::string(line.substr(5, slash - 5)));
+    line.remove_prefix(close + 2);
+  }
+  if (auto stamp = LeadingStamp(line); stamp && line[stamp->length - 1] == 'Z') {
+    out.hints.time = stamp->time;
+    line.remove_prefix(stamp->length + 1);
+  } else if (out.hints.host.empty()) {
+    return std::nullopt;
+  }
+  out.inner = std::string(line);
   return out;
 }
 
@@ -398,6 +410,10 @@ std::optional<Parsed> ParseKind(int kind, std::string_view line, const TimeZone&
   }
 }
 
+// "[" and a digit: a plain record's stamp ("[2026-11-29T..."), never an envelope's start
+// (kubectl's prefix is "[pod/").
+bool StartsPlainRecord(std::string_view line) { return line.size() > 1 && line[0] == '[' && IsDigit(line[1]); }
+
 // The envelopes worth trying for a line, judged by its first byte.
 bool MayBe(int kind, char first) {
   switch (kind) {
@@ -405,8 +421,8 @@ bool MayBe(int kind, char first) {
     case kFilebeat:
     case kDockerJson:
     case kShipperJson: return first == '{';
-    case kCri:
-    case kKubectl: return IsDigit(first);
+    case kCri: return IsDigit(first);
+    case kKubectl: return IsDigit(first) || first == '[';
     case kJournaldText: return IsDigit(first) || (first >= 'A' && first <= 'Z') || first == '-';
     case kCompose: return std::isalnum(static_cast<unsigned char>(first)) != 0;
     case kIndented: return first == ' ' || first == '\t';
@@ -463,7 +479,7 @@ EnvelopeUnwrapper::Result EnvelopeUnwrapper::TryEnvelope(int kind, std::string_v
 
 bool EnvelopeUnwrapper::PassesThrough(std::string_view line) const {
   if (joining_ || !sniffing()) return false;
-  if (line[0] == '[') return true;  // as in Unwrap()
+  if (StartsPlainRecord(line)) return true;  // as in Unwrap()
   const unsigned markers = line[0] == '{' ? FindJsonMarkers(line) : 0;
   for (int kind = 1; kind < kKindCount; ++kind) {
     if (MayBe(kind, line[0]) && ParseKind(kind, line, *zone_, markers)) return false;
@@ -480,8 +496,8 @@ EnvelopeUnwrapper::Result EnvelopeUnwrapper::Unwrap(std::string_view line) {
     }
     return Result::kNotMine;  // forced to an inner format: no envelope
   }
-  // No envelope starts with '[' (see MayBe()): the records of a plain log skip the sniffing.
-  if (line[0] == '[') return Result::kNotMine;
+  // No envelope starts as a plain record does: those of a plain log skip the sniffing.
+  if (StartsPlainRecord(line)) return Result::kNotMine;
   if (last_kind_ != kNone) {
     const Result result = TryEnvelope(last_kind_, line);
     if (result != Result::kNotMine) return result;

@@ -15,7 +15,8 @@
 //                  or event.original), Vector ("source_type"; "message") and Fluent Bit
 //                  ("log" without Docker's "stream"), with their time, host and file
 //   cri            containerd/CRI-O: "<RFC3339Nano> stdout F|P <line>"
-//   kubectl        kubectl logs --timestamps: "<RFC3339Nano> <line>"
+//   kubectl        kubectl logs --prefix and/or --timestamps:
+//                  "[pod/<pod>/<container>] <RFC3339Nano> <line>"
 //   compose        docker compose: "es01  | <line>"
 // Pieces of one long line (CRI "P", Docker lines without their trailing newline) are joined
 // here. Not thread-safe; one per input.

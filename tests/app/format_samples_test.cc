@@ -42,6 +42,7 @@ constexpr SampleCase kSamples[] = {
     {"cri.log", "format ecs       envelope cri"},
     {"docker-json.log", "format ecs       envelope docker-json"},
     {"kubectl-timestamps.log", "format ecs       envelope kubectl"},
+    {"kubectl-prefix.log", "format es-plain  envelope kubectl"},
     {"compose.log", "format ecs       envelope compose"},
     {"logstash.ndjson", "format ecs       envelope shipper-json"},
     {"vector.ndjson", "format ecs       envelope shipper-json"},

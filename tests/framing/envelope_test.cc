@@ -189,6 +189,31 @@ TEST(EnvelopeTest, KubectlTimestampsComposePrefixesAndPastedIndentation) {
   EXPECT_EQ(out[2].inner.substr(0, 9), "{\"type\": ");
 }
 
+// `kubectl logs -l app=elasticsearch --prefix` (and --timestamps): the pod names the host,
+// and a stack frame keeps its tab for the assembler; a plain record's own "[" passes by.
+TEST(EnvelopeTest, KubectlPrefixesNameThePod) {
+  auto out = UnwrapAll({
+      "[pod/es-data-2-0/elasticsearch] {\"@timestamp\":\"2026-11-29T02:54:11.482Z\", \"log.level\": \"WARN\"}",
+      "[pod/es-data-2-0/elasticsearch] \tat org.elasticsearch.Foo.bar(Foo.java:12)",
+      "[pod/es-master-0/elasticsearch] 2026-11-29T02:54:12.000123456Z [2026-11-29T02:54:11,999][INFO ][o.e.x] [m] y",
+      "[2026-11-29T02:54:13,000][INFO ][o.e.x] [pod/x/y] z",
+      "[pod/broken [2026-11-29T02:54:13,000][INFO ][o.e.x] [n] z",
+  });
+  ASSERT_EQ(out.size(), 5u);
+  EXPECT_EQ(out[0].envelope, "kubectl");
+  EXPECT_EQ(out[0].host, "es-data-2-0");
+  EXPECT_EQ(out[0].inner, "{\"@timestamp\":\"2026-11-29T02:54:11.482Z\", \"log.level\": \"WARN\"}");
+  EXPECT_EQ(out[0].time, "");
+  EXPECT_EQ(out[1].inner, "\tat org.elasticsearch.Foo.bar(Foo.java:12)");
+  EXPECT_EQ(out[1].host, "es-data-2-0");
+  EXPECT_EQ(out[2].host, "es-master-0");
+  EXPECT_EQ(out[2].time, "2026-11-29T02:54:12.000Z");
+  EXPECT_EQ(out[2].inner, "[2026-11-29T02:54:11,999][INFO ][o.e.x] [m] y");
+  EXPECT_EQ(out[3].envelope, "");
+  EXPECT_EQ(out[3].inner, "[2026-11-29T02:54:13,000][INFO ][o.e.x] [pod/x/y] z");
+  EXPECT_EQ(out[4].envelope, "");
+}
+
 TEST(EnvelopeTest, EsOwnLinesAndStackFramesPassThroughUntouched) {
   const std::vector<std::string> lines = {
       "[2026-11-29T02:54:11,482][WARN ][r.suppressed] [n] x",
