@@ -44,7 +44,8 @@ constexpr std::string_view kKindShapes[kKindCount] = {
     "a JSON object with journald's MESSAGE and __REALTIME_TIMESTAMP (journalctl -o json)",
     "a JSON object with Filebeat's @metadata/message and log.file.path (console or file output)",
     "a JSON object {\"log\": ..., \"stream\": ..., \"time\": ...} (Docker json-file)",
-    "a JSON object with the line in message or log: Logstash (@version), Vector (source_type), Fluent Bit (log)",
+    "a JSON object with the line in message or log: Logstash (@version), Vector (source_type), Fluent Bit (log "
+    "or stream alone)",
     "\"<RFC3339Nano time> stdout|stderr F|P <line>\" (containerd, CRI-O)",
     "\"[pod/<pod>/<container>] <RFC3339Nano time> <line>\", either part (kubectl logs --prefix --timestamps)",
     "\"<time> <host> <identifier>[pid]: <line>\" (journalctl -o short-iso and kin)",
@@ -214,8 +215,10 @@ std::optional<TimePoint> ShipperStamp(const Json& object) {
 }
 
 std::optional<Parsed> ParseShipperJson(std::string_view line, unsigned markers) {
-  // ES's own lines have none of these keys; Docker's "log" comes with "stream".
-  const bool fluent_bit = (markers & kLogKey) != 0 && (markers & kStreamKey) == 0;
+  // ES's own lines have none of these keys; those with both "log" and "stream" are
+  // docker-json's.
+  const bool docker = (markers & kLogKey) != 0 && (markers & kStreamKey) != 0;
+  const bool fluent_bit = (markers & (kLogKey | kStreamKey)) != 0 && !docker;
   if ((markers & kShipperKey) == 0 && !fluent_bit) return std::nullopt;
   const Json object = Json::parse(line.begin(), line.end(), nullptr, false);
   if (object.is_discarded() || !object.is_object()) return std::nullopt;
@@ -228,6 +231,8 @@ std::optional<Parsed> ParseShipperJson(std::string_view line, unsigned markers) 
   if (text == nullptr) return std::nullopt;
   Parsed out;
   out.inner = std::string(StripNewline(text->get_ref<const std::string&>()));
+  // A containerd line's tag, as Fluent Bit's classic cri parser keeps it: P, part of a longer line.
+  out.piece = StringAt(object, "logtag") == "P";
   out.hints.time = ShipperStamp(object);
   for (std::string_view key : {"host.name", "host.hostname", "host", "hostname"}) {
     if (std::string host = StringAt(object, key); !host.empty()) {
@@ -245,15 +250,18 @@ std::optional<Parsed> ParseShipperJson(std::string_view line, unsigned markers) 
 }
 
 std::optional<Parsed> ParseDockerJson(std::string_view line, unsigned markers) {
-  if ((markers & kStreamKey) == 0 || (markers & kLogKey) == 0) return std::nullopt;
+  if ((markers & kStreamKey) == 0 || (markers & kLogKey) == 0 || (markers & kShipperKey) != 0) return std::nullopt;
   const Json object = Json::parse(line.begin(), line.end(), nullptr, false);
   if (object.is_discarded() || !object.is_object()) return std::nullopt;
   auto log = object.find("log");
   if (log == object.end() || !log->is_string()) return std::nullopt;
   Parsed out;
   const std::string& text = log->get_ref<const std::string&>();
-  // Docker splits lines longer than 16 KiB; only the last piece ends with a newline.
-  out.piece = text.empty() || text.back() != '\n';
+  // Docker splits lines longer than 16 KiB; only the last piece ends with a newline. Fluent
+  // Bit's record of a containerd line has no newline, and says which it is (P, a piece).
+  std::string tag = StringAt(object, "_p");
+  if (tag.empty()) tag = StringAt(object, "logtag");
+  out.piece = tag.empty() ? text.empty() || text.back() != '\n' : tag == "P";
   out.inner = std::string(StripNewline(text));
   out.hints.time = Stamp(StringAt(object, "time"));
   return out;

@@ -10,10 +10,12 @@
 //   journald-text  journalctl -o short-iso / short-iso-precise / short / short-precise
 //   filebeat       Filebeat console/file NDJSON: the raw line in "message", host.name,
 //                  log.file.path, and the fields of the elasticsearch module when present
-//   docker-json    Docker json-file: {"log":"...\n","stream":"stdout","time":"..."}
+//   docker-json    Docker json-file: {"log":"...\n","stream":"stdout","time":"..."}, and
+//                  Fluent Bit's records of containerd's lines, "_p" (F|P) telling the pieces
 //   shipper-json   other shippers' JSON lines: Logstash ("@version"; the line in "message"
 //                  or event.original), Vector ("source_type"; "message") and Fluent Bit
-//                  ("log" without Docker's "stream"), with their time, host and file
+//                  ("log" or "stream" alone: its tail input, its classic cri parser's
+//                  "logtag" F|P and "message"), with their time, host and file
 //   cri            containerd/CRI-O: "<RFC3339Nano> stdout F|P <line>"
 //   kubectl        kubectl logs --prefix and/or --timestamps:
 //                  "[pod/<pod>/<container>] <RFC3339Nano> <line>"

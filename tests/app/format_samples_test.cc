@@ -47,6 +47,7 @@ constexpr SampleCase kSamples[] = {
     {"logstash.ndjson", "format ecs       envelope shipper-json"},
     {"vector.ndjson", "format ecs       envelope shipper-json"},
     {"fluent-bit.ndjson", "format es-plain  envelope shipper-json"},
+    {"fluent-bit-cri.ndjson", "format ecs       envelope docker-json"},
 };
 
 TEST(FormatSamplesTest, EachSampleIsDetectedAndFiresTheSameAlerts) {

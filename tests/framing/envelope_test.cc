@@ -139,6 +139,24 @@ TEST(EnvelopeTest, OtherShippersLinesAreUnwrapped) {
   EXPECT_EQ(std::get<2>(out[3]), "shipper-json");
 }
 
+// Fluent Bit reading containerd's files keeps the CRI tag: "_p" (its multiline cri parser:
+// the line in "log" without a newline, beside Docker's "stream", so read as docker-json) or
+// "logtag" (its classic cri parser, the line in "message"). A P piece is part of a longer line.
+TEST(EnvelopeTest, FluentBitOnContainerdJoinsPartialLines) {
+  auto out = UnwrapAll({
+      R"({"date":1795920851.49,"time":"2026-11-29T02:54:11.482951234Z","stream":"stdout","_p":"P","log":"{\"@timestamp\":"})",
+      R"({"date":1795920851.49,"time":"2026-11-29T02:54:11.482951234Z","stream":"stdout","_p":"F","log":"\"x\"}"})",
+      R"({"time":"2026-11-29T02:54:12.5Z","stream":"stderr","logtag":"F","message":"[2026-11-29T02:54:12,400][WARN ][o.e.x] [n] y"})",
+  });
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].envelope, "docker-json");
+  EXPECT_EQ(out[0].inner, R"({"@timestamp":"x"})");
+  EXPECT_EQ(out[0].time, "2026-11-29T02:54:11.482Z");
+  EXPECT_EQ(out[1].envelope, "shipper-json");
+  EXPECT_EQ(out[1].inner, "[2026-11-29T02:54:12,400][WARN ][o.e.x] [n] y");
+  EXPECT_EQ(out[1].time, "2026-11-29T02:54:12.500Z");
+}
+
 TEST(EnvelopeTest, DockerJsonJoinsTheLinesDockerSplit) {
   auto out = UnwrapAll({
       R"({"log":"{\"@timestamp\":\"2026-11-29T02:54:11.482Z\", \"message\":\"par","stream":"stdout","time":"2026-11-29T02:54:11.482951Z"})",
