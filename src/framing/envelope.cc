@@ -207,7 +207,8 @@ std::optional<TimePoint> ShipperStamp(const Json& object) {
     const Json* value = FindDotted(object, key);
     if (value == nullptr) continue;
     if (value->is_string()) return Stamp(value->get_ref<const std::string&>());
-    if (value->is_number() && value->get<double>() > 0) {
+    // Seconds since the epoch, up to the last a stamp can name (9999-12-31): past that, no time.
+    if (value->is_number() && value->get<double>() > 0 && value->get<double>() < 253402300800.0) {
       return TimePoint(std::chrono::duration_cast<Duration>(std::chrono::duration<double>(value->get<double>())));
     }
   }
