@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <string>
-#include <tuple>
 #include <vector>
 
 namespace foreshock {
@@ -15,6 +14,8 @@ struct Unwrapped {
   std::string time;  // "" when the envelope had none
   Level level;
   std::string host;
+  std::string file;
+  bool parsed = false;
 };
 
 std::vector<Unwrapped> UnwrapAll(const std::vector<std::string>& lines, std::string forced = "auto",
@@ -24,7 +25,8 @@ std::vector<Unwrapped> UnwrapAll(const std::vector<std::string>& lines, std::str
   for (const std::string& line : lines) {
     unwrapper.Add(line, [&](std::string_view inner, const EnvelopeHints& hints, std::string_view envelope) {
       out.push_back({std::string(inner), std::string(envelope),
-                     hints.time ? FormatTimestamp(*hints.time) : "", hints.level, hints.host});
+                     hints.time ? FormatTimestamp(*hints.time) : "", hints.level, hints.host, hints.file,
+                     hints.parsed});
     });
   }
   return out;
@@ -101,42 +103,36 @@ TEST(EnvelopeTest, FilebeatRawAndModuleParsedEvents) {
 // Logstash, Vector and Fluent Bit carry ES's line as it was in "message" or "log": each
 // is unwrapped with its shipper's time, host and file, stack frames (a line an event) too.
 TEST(EnvelopeTest, OtherShippersLinesAreUnwrapped) {
-  EnvelopeUnwrapper unwrapper("auto", 1 << 20, &TimeZone::Utc());
-  std::vector<std::tuple<std::string, EnvelopeHints, std::string>> out;
-  auto collect = [&](std::string_view inner, const EnvelopeHints& hints, std::string_view envelope) {
-    out.emplace_back(std::string(inner), hints, std::string(envelope));
-  };
-  // Logstash 8, ECS compatibility: the line twice, the host and file nested.
-  unwrapper.Add(R"({"@timestamp":"2026-11-29T02:54:11.594Z","message":"{\"@timestamp\":\"2026-11-29T02:54:11.482Z\", )"
-                R"(\"log.level\": \"WARN\"}","event":{"original":"x"},"@version":"1","host":{"name":"es-data-2.example"},)"
-                R"("log":{"file":{"path":"/var/log/elasticsearch/prod_server.json"}}})",
-                collect);
-  // Logstash without ECS: "host" and "path" are strings.
-  unwrapper.Add(R"({"path":"/var/log/elasticsearch/prod.log","@version":"1","host":"es-data-3",)"
-                R"("message":"[2026-11-29T02:54:11,482][WARN ][o.e.x] [es-data-3] boom","@timestamp":"2026-11-29T02:54:12.000Z"})",
-                collect);
-  // Vector's file source, keys in order.
-  unwrapper.Add(R"({"file":"/var/log/elasticsearch/prod.log","host":"es-data-4","message":"java.lang.Error: x",)"
-                R"("source_type":"file","timestamp":"2026-11-29T02:54:13.123456789Z"})",
-                collect);
-  // Fluent Bit's tail input: seconds since the epoch, slashes escaped, a stack frame alone.
-  unwrapper.Add(R"({"date":1795920851.482391,"log":"\tat org.elasticsearch.Foo.bar(Foo.java:12)\/x"})", collect);
+  auto out = UnwrapAll({
+      // Logstash 8, ECS compatibility: the line twice, the host and file nested.
+      R"({"@timestamp":"2026-11-29T02:54:11.594Z","message":"{\"@timestamp\":\"2026-11-29T02:54:11.482Z\", )"
+      R"(\"log.level\": \"WARN\"}","event":{"original":"x"},"@version":"1","host":{"name":"es-data-2.example"},)"
+      R"("log":{"file":{"path":"/var/log/elasticsearch/prod_server.json"}}})",
+      // Logstash without ECS: "host" and "path" are strings.
+      R"({"path":"/var/log/elasticsearch/prod.log","@version":"1","host":"es-data-3",)"
+      R"("message":"[2026-11-29T02:54:11,482][WARN ][o.e.x] [es-data-3] boom","@timestamp":"2026-11-29T02:54:12.000Z"})",
+      // Vector's file source, keys in order.
+      R"({"file":"/var/log/elasticsearch/prod.log","host":"es-data-4","message":"java.lang.Error: x",)"
+      R"("source_type":"file","timestamp":"2026-11-29T02:54:13.123456789Z"})",
+      // Fluent Bit's tail input: seconds since the epoch, slashes escaped, a stack frame alone.
+      R"({"date":1795920851.482391,"log":"\tat org.elasticsearch.Foo.bar(Foo.java:12)\/x"})",
+  });
   ASSERT_EQ(out.size(), 4u);
-  EXPECT_EQ(std::get<0>(out[0]), R"({"@timestamp":"2026-11-29T02:54:11.482Z", "log.level": "WARN"})");
-  EXPECT_EQ(std::get<1>(out[0]).host, "es-data-2");
-  EXPECT_EQ(std::get<1>(out[0]).file, "/var/log/elasticsearch/prod_server.json");
-  EXPECT_EQ(FormatTimestamp(*std::get<1>(out[0]).time), "2026-11-29T02:54:11.594Z");
-  EXPECT_FALSE(std::get<1>(out[0]).parsed);
-  EXPECT_EQ(std::get<2>(out[0]), "shipper-json");
-  EXPECT_EQ(std::get<0>(out[1]), "[2026-11-29T02:54:11,482][WARN ][o.e.x] [es-data-3] boom");
-  EXPECT_EQ(std::get<1>(out[1]).host, "es-data-3");
-  EXPECT_EQ(std::get<1>(out[1]).file, "/var/log/elasticsearch/prod.log");
-  EXPECT_EQ(std::get<0>(out[2]), "java.lang.Error: x");
-  EXPECT_EQ(std::get<1>(out[2]).host, "es-data-4");
-  EXPECT_EQ(FormatTimestamp(*std::get<1>(out[2]).time), "2026-11-29T02:54:13.123Z");
-  EXPECT_EQ(std::get<0>(out[3]), "\tat org.elasticsearch.Foo.bar(Foo.java:12)/x");
-  EXPECT_EQ(FormatTimestamp(*std::get<1>(out[3]).time), "2026-11-29T02:54:11.482Z");
-  EXPECT_EQ(std::get<2>(out[3]), "shipper-json");
+  EXPECT_EQ(out[0].inner, R"({"@timestamp":"2026-11-29T02:54:11.482Z", "log.level": "WARN"})");
+  EXPECT_EQ(out[0].host, "es-data-2");
+  EXPECT_EQ(out[0].file, "/var/log/elasticsearch/prod_server.json");
+  EXPECT_EQ(out[0].time, "2026-11-29T02:54:11.594Z");
+  EXPECT_FALSE(out[0].parsed);
+  EXPECT_EQ(out[0].envelope, "shipper-json");
+  EXPECT_EQ(out[1].inner, "[2026-11-29T02:54:11,482][WARN ][o.e.x] [es-data-3] boom");
+  EXPECT_EQ(out[1].host, "es-data-3");
+  EXPECT_EQ(out[1].file, "/var/log/elasticsearch/prod.log");
+  EXPECT_EQ(out[2].inner, "java.lang.Error: x");
+  EXPECT_EQ(out[2].host, "es-data-4");
+  EXPECT_EQ(out[2].time, "2026-11-29T02:54:13.123Z");
+  EXPECT_EQ(out[3].inner, "\tat org.elasticsearch.Foo.bar(Foo.java:12)/x");
+  EXPECT_EQ(out[3].time, "2026-11-29T02:54:11.482Z");
+  EXPECT_EQ(out[3].envelope, "shipper-json");
 }
 
 // Fluent Bit reading containerd's files keeps the CRI tag: "_p" (its multiline cri parser:
